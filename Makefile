@@ -1,0 +1,30 @@
+# The two commands: `make demo` and `make test`. Both set up everything they need
+# (scripts/setup-env is idempotent and cached), so a fresh clone needs nothing else.
+ENV := scripts/with-env
+
+.PHONY: demo test bench console setup lint lock clean
+
+demo: ## set up, then play config/scenarios/demo.yaml in the all-in-one simulation
+	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml
+
+test: ## set up, then lint and run the whole test suite
+	$(ENV) ruff check robot_skills test bench launch setup.py
+	$(ENV) python -m pytest
+
+bench: ## set up, then print latency, throughput and memory figures next to the rclpy floor
+	$(ENV) python -m bench
+
+console: ## set up, then type utterances to the simulated robots
+	$(ENV) robot_skills_sim --console
+
+setup: ## only create or refresh the environment
+	scripts/setup-env
+
+lint:
+	$(ENV) ruff check robot_skills test bench launch setup.py
+
+lock: ## re-pin constraints.txt from the current environment
+	$(ENV) python -m pip freeze --exclude-editable > constraints.txt.new && mv constraints.txt.new constraints.txt
+
+clean:
+	rm -rf build install log .venv
