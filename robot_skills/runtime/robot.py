@@ -1,0 +1,243 @@
+"""A facade over the robot's devices: batches of goals, barriers, receipts, timeouts.
+
+Skills never touch ``ActionClient``: they hand the facade a batch of pure
+commands and get back a ``Batch`` whose two futures resolve when every goal
+"returned" (accepted or refused) and when every goal completed, with judged
+``Outcome`` values. Nothing here blocks or polls a future: responses arrive as
+done callbacks, and a single watchdog timer, running only while something is
+pending, enforces the acceptance and result timeouts and waits for servers that
+are not discovered yet. A device whose server never appears is reported as a
+missing capability (``Status.UNAVAILABLE``), never as a hang.
+
+A skill passes only the devices it may use; the facade creates clients for
+nothing else, so a skill is structurally unable to drive any other device.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rclpy.action import ActionClient
+from rclpy.callback_groups import CallbackGroup
+from rclpy.node import Node
+from rclpy.task import Future
+from std_srvs.srv import Trigger
+
+from robot_skills.model.commands import Call, Command, Control, Device
+from robot_skills.model.outcomes import (Acceptance, Outcome, Receipt, Status, accepted,
+                                         failure, judge, not_accepted)
+from robot_skills.runtime.devices import ACTIONS, to_goal, to_receipt
+
+WATCHDOG_PERIOD = 0.02
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    acceptance: float = 2.0
+    result: float = 60.0
+
+
+class Batch:
+    """Commands sent together; ``returned`` and ``completed`` are its two barriers."""
+
+    def __init__(self, batch_id: str, commands: Sequence[Command]) -> None:
+        self.batch_id = batch_id
+        self.commands = tuple(commands)
+        self.returned: Future = Future()
+        self.completed: Future = Future()
+        self._acceptances: list[Acceptance | None] = [None] * len(self.commands)
+        self._outcomes: list[Outcome | None] = [None] * len(self.commands)
+
+    def _record_acceptance(self, index: int, acceptance: Acceptance) -> Callable[[], None] | None:
+        self._acceptances[index] = acceptance
+        if all(a is not None for a in self._acceptances):
+            result = tuple(self._acceptances)
+            return lambda: self.returned.set_result(result)
+        return None
+
+    def _record_outcome(self, index: int, outcome: Outcome) -> Callable[[], None] | None:
+        self._outcomes[index] = outcome
+        if all(o is not None for o in self._outcomes):
+            result = tuple(self._outcomes)
+            return lambda: self.completed.set_result(result)
+        return None
+
+
+@dataclass(eq=False)
+class _Pending:
+    """One command in flight and its current deadline (monotonic seconds)."""
+
+    batch: Batch
+    index: int
+    deadline: float
+    sent: bool = False
+    returned: bool = False
+    goal_handle: Any = None
+
+    @property
+    def command(self) -> Command:
+        return self.batch.commands[self.index]
+
+
+class Robot:
+    """The devices of one robot (relative names, so the node's namespace picks the robot)."""
+
+    def __init__(self, node: Node, devices: Iterable[Device], timeouts: Callable[[], Timeouts],
+                 callback_group: CallbackGroup | None = None) -> None:
+        self._node = node
+        self._timeouts = timeouts
+        self.devices = frozenset(devices)
+        self._actions = {d: ActionClient(node, ACTIONS[d].action_type, ACTIONS[d].name,
+                                         callback_group=callback_group)
+                         for d in sorted(self.devices)}
+        self._services = {c: node.create_client(Trigger, c.value, callback_group=callback_group)
+                          for c in Control if c.device in self.devices}
+        self._lock = threading.Lock()
+        self._pending: set[_Pending] = set()
+        self._watchdog = node.create_timer(WATCHDOG_PERIOD, self._on_watchdog,
+                                           callback_group=callback_group, autostart=False)
+
+    # ---- capabilities ------------------------------------------------------------
+
+    def capabilities(self) -> dict[str, bool]:
+        """Whether each enabled device action and control service has a server now."""
+        found = {ACTIONS[d].name: c.server_is_ready() for d, c in self._actions.items()}
+        found.update({c.value: s.service_is_ready() for c, s in self._services.items()})
+        return found
+
+    def missing(self) -> list[str]:
+        return sorted(name for name, ready in self.capabilities().items() if not ready)
+
+    # ---- sending -----------------------------------------------------------------
+
+    def send(self, batch_id: str, commands: Sequence[Command]) -> Batch:
+        """Send every command concurrently; the returned batch tracks them."""
+        for command in commands:
+            if command.device not in self.devices:
+                raise ValueError(f'{command.device.value} is not a device of this skill')
+        batch = Batch(batch_id, commands)
+        acceptance_timeout = self._timeouts().acceptance
+        now = time.monotonic()
+        items = [_Pending(batch, i, now + acceptance_timeout) for i in range(len(commands))]
+        with self._lock:
+            self._pending.update(items)
+        if not items:
+            batch.returned.set_result(())
+            batch.completed.set_result(())
+        for item in items:
+            self._dispatch(item)
+        self._arm_watchdog()
+        return batch
+
+    def _ready(self, command: Command) -> bool:
+        if isinstance(command, Call):
+            return self._services[command.control].service_is_ready()
+        return self._actions[command.device].server_is_ready()
+
+    def _dispatch(self, item: _Pending) -> None:
+        """Send now if the server is known; otherwise the watchdog retries until the deadline."""
+        command = item.command
+        with self._lock:
+            if item.sent or item not in self._pending or not self._ready(command):
+                return
+            item.sent = True
+        if isinstance(command, Call):
+            future = self._services[command.control].call_async(Trigger.Request())
+            future.add_done_callback(lambda f: self._on_service_response(item, f))
+        else:
+            future = self._actions[command.device].send_goal_async(to_goal(command))
+            future.add_done_callback(lambda f: self._on_goal_response(item, f))
+
+    # ---- responses ---------------------------------------------------------------
+
+    def _on_service_response(self, item: _Pending, future: Future) -> None:
+        response = future.result()
+        receipt = Receipt(state='completed' if response.success else 'error',
+                          error='' if response.success else response.message)
+        self._settle(item, accepted(item.command), judge(item.command, receipt))
+
+    def _on_goal_response(self, item: _Pending, future: Future) -> None:
+        goal_handle = future.result()
+        if not goal_handle.accepted:
+            refusal = not_accepted(item.command, Status.REJECTED, 'goal rejected by the device')
+            self._settle(item, refusal, failure(refusal))
+            return
+        fire = None
+        with self._lock:
+            late = item not in self._pending
+            if not late:
+                item.returned, item.goal_handle = True, goal_handle
+                item.deadline = time.monotonic() + self._timeouts().result
+                fire = item.batch._record_acceptance(item.index, accepted(item.command))
+        if late:  # accepted after its acceptance timeout: the skill has moved on
+            goal_handle.cancel_goal_async()
+            return
+        if fire:
+            fire()
+        goal_handle.get_result_async().add_done_callback(
+            lambda f: self._on_result(item, f))
+
+    def _on_result(self, item: _Pending, future: Future) -> None:
+        response = future.result()
+        self._settle(item, None, judge(item.command, to_receipt(response.result)))
+
+    def _settle(self, item: _Pending, acceptance: Acceptance | None, outcome: Outcome) -> None:
+        """Record the end of one command once (a late answer after a timeout is ignored)."""
+        fires = []
+        with self._lock:
+            if item not in self._pending:
+                return
+            if acceptance is not None and not item.returned:
+                item.returned = True
+                fires.append(item.batch._record_acceptance(item.index, acceptance))
+            fires.append(item.batch._record_outcome(item.index, outcome))
+            self._pending.remove(item)
+        for fire in fires:
+            if fire:
+                fire()
+
+    # ---- timeouts ----------------------------------------------------------------
+
+    def _arm_watchdog(self) -> None:
+        with self._lock:
+            busy = bool(self._pending)
+        if busy and self._watchdog.is_canceled():
+            self._watchdog.reset()
+
+    def _on_watchdog(self) -> None:
+        now = time.monotonic()
+        with self._lock:
+            items = list(self._pending)
+        for item in items:
+            if not item.sent and now < item.deadline:
+                self._dispatch(item)
+            elif now >= item.deadline:
+                self._expire(item)
+        with self._lock:
+            if not self._pending:
+                self._watchdog.cancel()
+
+    def _expire(self, item: _Pending) -> None:
+        if not item.sent:
+            refusal = not_accepted(item.command, Status.UNAVAILABLE,
+                                   f'no server for {_name(item.command)}: missing capability')
+            self._settle(item, refusal, failure(refusal))
+        elif not item.returned:
+            refusal = not_accepted(item.command, Status.TIMEOUT,
+                                   f'no acceptance within {self._timeouts().acceptance:g} s')
+            self._settle(item, refusal, failure(refusal))
+        else:
+            if item.goal_handle is not None:
+                item.goal_handle.cancel_goal_async()
+            self._settle(item, None, Outcome(item.command, Status.TIMEOUT, Receipt(),
+                                             f'no result within {self._timeouts().result:g} s'))
+
+
+def _name(command: Command) -> str:
+    if isinstance(command, Call):
+        return command.control.value
+    return ACTIONS[command.device].name

@@ -1,0 +1,224 @@
+"""Runs a skill's pure core inside a ROS node.
+
+The runner is the whole ROS shell of a skill: it listens to the input
+channels, steps the core one event at a time, and carries out the effects the
+core returns (batches through the robot facade, replies on ``remote_reply``,
+traces on ``skill_events``, timers), feeding their results back as events.
+
+Concurrency: every entity the runner creates lives in one mutually exclusive
+callback group, and events go through a queue drained under a lock, so the
+core is never stepped twice at once, even on a ``MultiThreadedExecutor`` and
+even when an effect's result arrives synchronously while effects are being
+carried out. After a drain that handled input, or that emptied the set of
+batches in flight, the runner traces ``idle``: the robot has finished reacting.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Generic
+
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.task import Future
+from rclpy.timer import Timer
+
+from robot_skills.model.commands import Device, describe
+from robot_skills.model.outcomes import Acceptance, Outcome
+from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer, Effect,
+                                      Event, Heard, Refused, Reply, SendBatch, SkillCore,
+                                      StartTimer, StateT, TimerFired, Trace)
+from robot_skills.model.utterance import Dropped, Utterance
+from robot_skills.runtime.inputs import InputChannels
+from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.robot import Robot, Timeouts
+from robot_skills.runtime.tracing import Tracer
+from robot_skills_interfaces.msg import TextReply
+
+REPLY_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+
+
+@dataclass(frozen=True)
+class RuntimeSettings:
+    """Parameters every skill node shares."""
+
+    acceptance_timeout: float = setting(
+        2.0, 'Seconds a device may take to accept or refuse a goal (or to be discovered)',
+        low=0.01, high=60.0)
+    result_timeout: float = setting(
+        120.0, 'Seconds a device may take to finish an accepted goal', low=0.1, high=3600.0)
+    max_input_chars: int = setting(
+        2000, 'Input text longer than this is refused (traced, and answered by the skill)',
+        low=1, high=1_000_000)
+    discovery_timeout: float = setting(
+        5.0, 'Seconds after startup before devices without a server are reported missing',
+        low=0.0, high=600.0)
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """Internal: a batch left the set in flight; ``completed`` goes on to the core if wanted."""
+
+    batch_id: str
+    completed: BatchCompleted | None
+
+
+class SkillRunner(Generic[StateT]):
+    """The ROS shell of one skill core on ``node``, limited to ``devices``."""
+
+    def __init__(self, node: Node, core: SkillCore[StateT], devices: Iterable[Device]) -> None:
+        self._node = node
+        self._core = core
+        self._state: StateT = core.initial()
+        self.settings = Settings(node, RuntimeSettings)
+        self._group = MutuallyExclusiveCallbackGroup()
+        self.tracer = Tracer(node, core.skill)
+        self.robot = Robot(node, devices, self._timeouts, self._group)
+        self._replies = node.create_publisher(TextReply, 'remote_reply', REPLY_QOS)
+        self._timers: dict[str, Timer] = {}
+        self._in_flight: set[str] = set()
+        self._queue: deque[Event | _Finished] = deque()
+        self._stepping = threading.Lock()
+        self._was_busy = False
+        InputChannels(node, self._on_input, lambda: self.settings.value.max_input_chars,
+                      self._group)
+        self._discovery = node.create_timer(self.settings.value.discovery_timeout,
+                                            self._report_capabilities, self._group)
+
+    @property
+    def state(self) -> StateT:
+        return self._state
+
+    def _timeouts(self) -> Timeouts:
+        value = self.settings.value
+        return Timeouts(value.acceptance_timeout, value.result_timeout)
+
+    def _trace(self, kind: str, detail: dict[str, Any] | None = None, state: str = '') -> None:
+        self.tracer.emit(kind, state or self._core.label(self._state),
+                         self._core.session_id(self._state), detail)
+
+    def _report_capabilities(self) -> None:
+        self._discovery.cancel()
+        self._node.destroy_timer(self._discovery)
+        missing = self.robot.missing()
+        if missing:
+            self._trace('degraded', {'missing_capabilities': missing})
+        else:
+            self._trace('capabilities', {'available': sorted(self.robot.capabilities())})
+
+    # ---- events ------------------------------------------------------------------
+
+    def _on_input(self, item: Utterance | Dropped) -> None:
+        if isinstance(item, Dropped) and item.reason == 'not_final':
+            return  # partial ASR results are the normal stream, not a refusal
+        if isinstance(item, Dropped):
+            self._trace('input_rejected', {'source': item.source, 'reason': item.reason,
+                                           'utterance_id': item.utterance_id,
+                                           'detail': item.detail})
+            self.post(Refused(item))
+        else:
+            self._trace('input', {'source': item.source, 'utterance_id': item.utterance_id,
+                                  'sender_id': item.sender_id, 'awake': item.awake,
+                                  'text': item.text})
+            self.post(Heard(item))
+
+    def post(self, event: Event | _Finished) -> None:
+        """Queue an event and drain the queue unless a drain is already running."""
+        self._queue.append(event)
+        while self._queue and self._stepping.acquire(blocking=False):
+            try:
+                self._drain()
+            finally:
+                self._stepping.release()
+
+    def _drain(self) -> None:
+        handled_input = False
+        while self._queue:
+            event = self._queue.popleft()
+            handled_input |= isinstance(event, (Heard, Refused))
+            if isinstance(event, _Finished):
+                self._in_flight.discard(event.batch_id)
+                if event.completed is not None:
+                    self._step(event.completed)
+            else:
+                self._step(event)
+        busy = bool(self._in_flight)
+        if not busy and (handled_input or self._was_busy):
+            self._trace('idle')
+        self._was_busy = busy
+
+    def _step(self, event: Event) -> None:
+        before = self._core.label(self._state)
+        try:
+            step = self._core.step(self._state, event)
+        except Exception as error:  # noqa: BLE001 - a core bug must not take the robot down
+            self._trace('error', {'event': type(event).__name__, 'error': repr(error),
+                                  'traceback': traceback.format_exc(limit=8)})
+            return
+        self._state = step.state
+        after = self._core.label(self._state)
+        if after != before:
+            self._trace('state_changed', {'from': before, 'to': after})
+        for effect in step.effects:
+            self._apply(effect)
+
+    # ---- effects -----------------------------------------------------------------
+
+    def _apply(self, effect: Effect) -> None:
+        if isinstance(effect, Trace):
+            self._trace(effect.kind, effect.detail, effect.state)
+        elif isinstance(effect, SendBatch):
+            self._send(effect)
+        elif isinstance(effect, Reply):
+            self._replies.publish(TextReply(
+                stamp=self._node.get_clock().now().to_msg(), in_reply_to=effect.in_reply_to,
+                recipient_id=effect.recipient_id, skill=self._core.skill, text=effect.text))
+            self._trace('reply', {'in_reply_to': effect.in_reply_to, 'text': effect.text})
+        elif isinstance(effect, StartTimer):
+            self._cancel_timer(effect.name)
+            self._timers[effect.name] = self._node.create_timer(
+                effect.seconds, lambda name=effect.name: self._on_timer(name), self._group)
+        elif isinstance(effect, CancelTimer):
+            self._cancel_timer(effect.name)
+
+    def _send(self, effect: SendBatch) -> None:
+        self._trace('batch_sent', {'batch_id': effect.batch_id,
+                                   'commands': [describe(c) for c in effect.commands]})
+        self._in_flight.add(effect.batch_id)
+        batch = self.robot.send(effect.batch_id, effect.commands)
+        batch.returned.add_done_callback(
+            lambda f: self._on_returned(effect, f))
+        batch.completed.add_done_callback(
+            lambda f: self._on_completed(effect, f))
+
+    def _on_returned(self, effect: SendBatch, future: Future) -> None:
+        acceptances: tuple[Acceptance, ...] = future.result()
+        self._trace('batch_returned', {'batch_id': effect.batch_id, 'acceptances': [
+            {'device': a.command.device, 'accepted': a.accepted, 'status': a.status,
+             'reason': a.reason} for a in acceptances]})
+        if effect.barrier in (Barrier.RETURNED, Barrier.BOTH):
+            self.post(BatchReturned(effect.batch_id, acceptances))
+
+    def _on_completed(self, effect: SendBatch, future: Future) -> None:
+        outcomes: tuple[Outcome, ...] = future.result()
+        self._trace('batch_completed', {'batch_id': effect.batch_id, 'outcomes': [
+            {'device': o.command.device, 'status': o.status, 'state': o.receipt.state,
+             'gesture': o.receipt.gesture, 'reason': o.reason} for o in outcomes]})
+        wanted = effect.barrier in (Barrier.COMPLETED, Barrier.BOTH)
+        self.post(_Finished(effect.batch_id,
+                            BatchCompleted(effect.batch_id, outcomes) if wanted else None))
+
+    def _on_timer(self, name: str) -> None:
+        self._cancel_timer(name)
+        self.post(TimerFired(name))
+
+    def _cancel_timer(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+            self._node.destroy_timer(timer)

@@ -1,0 +1,58 @@
+"""Every decision a skill takes, published on ``skill_events`` and logged.
+
+Integrators read ``skill_events`` to see why a robot did what it did (the input,
+the matched target, the batch sent and what came back, degradations, errors);
+tests judge skills through it. The log line carries the same record so a
+``ros2 launch`` console tells the same story.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+from robot_skills_interfaces.msg import SkillEvent
+
+# Deep enough that a burst of traces during one turn is never dropped.
+TRACE_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+
+_WARNING_KINDS = frozenset({'degraded', 'input_rejected', 'refused'})
+
+
+def to_json(detail: dict[str, Any]) -> str:
+    return json.dumps(detail, ensure_ascii=False, default=_plain, separators=(',', ':'))
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, 'value'):  # enums
+        return value.value
+    if hasattr(value, '__dataclass_fields__'):
+        return {k: getattr(value, k) for k in value.__dataclass_fields__}
+    return str(value)
+
+
+class Tracer:
+    """Publishes ``SkillEvent`` records for one skill."""
+
+    def __init__(self, node: Node, skill: str) -> None:
+        self.skill = skill
+        self._node = node
+        self._publisher = node.create_publisher(SkillEvent, 'skill_events', TRACE_QOS)
+
+    def emit(self, kind: str, state: str = '', session_id: str = '',
+             detail: dict[str, Any] | None = None) -> None:
+        detail_json = to_json(detail or {})
+        self._publisher.publish(SkillEvent(
+            stamp=self._node.get_clock().now().to_msg(), skill=self.skill,
+            session_id=session_id, kind=kind, state=state, detail_json=detail_json))
+        line = f'[{kind}] {state} {detail_json}' if state else f'[{kind}] {detail_json}'
+        logger = self._node.get_logger()
+        if kind == 'error':
+            logger.error(line)
+        elif kind in _WARNING_KINDS:
+            logger.warning(line)
+        else:
+            logger.info(line)

@@ -1,0 +1,31 @@
+"""Shared fixtures: a private ROS domain per test run, a private context per test.
+
+Integration tests start real nodes over real DDS. Isolation: this pytest run
+picks its own ``ROS_DOMAIN_ID`` (so parallel CI jobs on one machine never see
+each other) and each test gets its own rclpy context and executor, destroyed
+afterwards. Waiting is always on futures or on a predicate while spinning the
+executor, with a timeout: never ``sleep``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+# Before anything initialises rclpy: one domain per test run, loopback discovery only.
+os.environ.setdefault('ROS_DOMAIN_ID', str(random.SystemRandom().randint(110, 230)))
+os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+
+from ros_harness import Harness  # noqa: E402
+
+
+@pytest.fixture
+def ros():
+    """A fresh rclpy context and executor for one test."""
+    harness = Harness()
+    try:
+        yield harness
+    finally:
+        harness.close()
