@@ -1,0 +1,59 @@
+"""A toy skill core for runtime tests: says what it hears, replies to remote visitors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from robot_skills.model.commands import Speak
+from robot_skills.model.skill import (BatchCompleted, Event, Heard, Refused, Reply, SendBatch,
+                                      StartTimer, Step, TimerFired, Trace)
+from robot_skills.model.utterance import Source
+
+
+@dataclass(frozen=True)
+class EchoState:
+    turns: int = 0
+    speaking: bool = False
+    reply_to: tuple[str, str] | None = None
+
+
+class EchoCore:
+    skill = 'echo'
+
+    def initial(self) -> EchoState:
+        return EchoState()
+
+    def label(self, state: EchoState) -> str:
+        return 'speaking' if state.speaking else 'idle'
+
+    def session_id(self, state: EchoState) -> str:
+        return f'turn-{state.turns}'
+
+    def step(self, state: EchoState, event: Event) -> Step[EchoState]:
+        if isinstance(event, Heard):
+            text = event.utterance.text
+            if text == 'boom':
+                raise RuntimeError('the core has a bug')
+            if text == 'timer':
+                return Step(state, (StartTimer('wake', 0.05),))
+            if not event.utterance.awake:
+                return Step(state, (Trace('ignored', detail={'why': 'asleep'}),))
+            turn = state.turns + 1
+            remote = event.utterance.source is Source.REMOTE
+            reply_to = (event.utterance.utterance_id, event.utterance.sender_id) if remote else None
+            return Step(replace(state, turns=turn, speaking=True, reply_to=reply_to),
+                        (SendBatch(f'say-{turn}', (Speak(text),)),))
+        if isinstance(event, BatchCompleted):
+            effects = [Trace('answered', detail={'ok': event.all_ok})]
+            if state.reply_to:
+                effects.append(Reply(*state.reply_to, text='done'))
+            return Step(replace(state, speaking=False, reply_to=None), tuple(effects))
+        if isinstance(event, Refused):
+            dropped = event.dropped
+            if dropped.source is Source.REMOTE:
+                return Step(state, (Reply(dropped.utterance_id, dropped.sender_id,
+                                          f'refused: {dropped.reason}'),))
+            return Step(state)
+        if isinstance(event, TimerFired):
+            return Step(state, (Trace('timer', detail={'name': event.name}),))
+        return Step(state)
