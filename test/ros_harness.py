@@ -50,7 +50,10 @@ class Harness:
 
     def add(self, factory: Callable[..., NodeT], **kwargs: Any) -> NodeT:
         kwargs.setdefault('namespace', self.namespace)
-        node = factory(context=self.context, **kwargs)
+        return self.adopt(factory(context=self.context, **kwargs))
+
+    def adopt(self, node: NodeT) -> NodeT:
+        """Spin (and later destroy) a node created elsewhere in this context."""
         self._nodes.append(node)
         self.executor.add_node(node)
         return node

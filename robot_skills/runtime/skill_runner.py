@@ -16,6 +16,7 @@ batches in flight, the runner traces ``idle``: the robot has finished reacting.
 from __future__ import annotations
 
 import threading
+import time
 import traceback
 from collections import deque
 from collections.abc import Iterable
@@ -41,6 +42,7 @@ from robot_skills.runtime.tracing import Tracer
 from robot_skills_interfaces.msg import TextReply
 
 REPLY_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
+DISCOVERY_PERIOD = 0.05
 
 
 @dataclass(frozen=True)
@@ -87,8 +89,9 @@ class SkillRunner(Generic[StateT]):
         self._was_busy = False
         InputChannels(node, self._on_input, lambda: self.settings.value.max_input_chars,
                       self._group)
-        self._discovery = node.create_timer(self.settings.value.discovery_timeout,
-                                            self._report_capabilities, self._group)
+        self._started = time.monotonic()
+        self._discovery = node.create_timer(DISCOVERY_PERIOD, self._report_capabilities,
+                                            self._group)
 
     @property
     def state(self) -> StateT:
@@ -103,9 +106,13 @@ class SkillRunner(Generic[StateT]):
                          self._core.session_id(self._state), detail)
 
     def _report_capabilities(self) -> None:
+        """Trace ``capabilities`` once every device is found, or ``degraded`` at the timeout."""
+        missing = self.robot.missing()
+        waited = time.monotonic() - self._started
+        if missing and waited < self.settings.value.discovery_timeout:
+            return
         self._discovery.cancel()
         self._node.destroy_timer(self._discovery)
-        missing = self.robot.missing()
         if missing:
             self._trace('degraded', {'missing_capabilities': missing})
         else:

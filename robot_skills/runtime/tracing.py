@@ -12,12 +12,16 @@ import json
 from typing import Any
 
 from rclpy.node import Node
-from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
 from robot_skills_interfaces.msg import SkillEvent
 
-# Deep enough that a burst of traces during one turn is never dropped.
-TRACE_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+# Deep enough that a burst of traces during one turn is never dropped. Transient
+# local keeps the recent history for late joiners that ask for it (a console or
+# simulation attaching after startup sees the "capabilities" trace); volatile
+# subscribers are compatible and simply get live events.
+TRACE_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE,
+                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 _WARNING_KINDS = frozenset({'degraded', 'input_rejected', 'refused'})
 

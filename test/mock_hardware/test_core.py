@@ -126,9 +126,9 @@ def test_joint_names_cover_arms_head_and_hands():
 def test_joints_follow_a_move_and_stop_at_the_target():
     model = core.JointModel(core.joint_names(BODY))
     model.play(core.move_frames(BODY, NEUTRAL, DISPLAY), start=0.0, seconds=2.0)
-    half = dict(zip(model.names, model.sample(1.0)))
+    half = dict(zip(model.names, model.sample(1.0), strict=True))
     assert half['right_elbow'] == pytest.approx(math.radians(-50))
-    done = dict(zip(model.names, model.sample(5.0)))
+    done = dict(zip(model.names, model.sample(5.0), strict=True))
     assert done['right_elbow'] == pytest.approx(math.radians(-100))
     assert done['right_wrist_yaw'] == pytest.approx(math.radians(90))
     assert not model.moving
@@ -138,7 +138,7 @@ def test_a_welcome_on_one_side_moves_only_that_arm_and_returns():
     model = core.JointModel(core.joint_names(BODY))
     frames = core.gesture_frames(BODY.arm_gestures['welcome'], 1, BODY.arm.joints, ['right_'])
     model.play(frames, 0.0, 2.0)
-    peak = dict(zip(model.names, model.sample(0.5)))
+    peak = dict(zip(model.names, model.sample(0.5), strict=True))
     assert peak['right_shoulder_pitch'] == pytest.approx(math.radians(-120))
     assert peak['left_shoulder_pitch'] == 0.0
     assert all(v == pytest.approx(0.0) for v in model.sample(2.5))
@@ -154,7 +154,7 @@ def test_halt_freezes_joints_where_they_are():
     model = core.JointModel(core.joint_names(BODY))
     model.play(core.move_frames(BODY, NEUTRAL, DISPLAY), 0.0, 2.0)
     model.halt({'right_elbow'}, 1.0)
-    positions = dict(zip(model.names, model.sample(10.0)))
+    positions = dict(zip(model.names, model.sample(10.0), strict=True))
     assert positions['right_elbow'] == pytest.approx(math.radians(-50))
     assert positions['right_wrist_yaw'] == pytest.approx(math.radians(90))
 
@@ -163,7 +163,7 @@ def test_hand_presets_close_fingers():
     model = core.JointModel(core.joint_names(BODY))
     fingers = core.fingers_of(BODY, 'point', {})
     model.play(core.hand_frames(BODY, 'right', fingers), 0.0, 0.5)
-    positions = dict(zip(model.names, model.sample(1.0)))
+    positions = dict(zip(model.names, model.sample(1.0), strict=True))
     assert positions['right_hand_index'] == 0.0
     assert positions['right_hand_little'] == pytest.approx(BODY.hand.closed_radians)
 

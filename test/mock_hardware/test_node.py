@@ -301,7 +301,7 @@ def test_joint_states_follow_commanded_motions(rig):
     r.ros.until(lambda: states.messages, what='joint states')
     count = len(states.messages)
     latest = r.ros.until(lambda: states.messages[-1] if len(states.messages) > count else None)
-    positions = dict(zip(latest.name, latest.position))
+    positions = dict(zip(latest.name, latest.position, strict=True))
     assert len(latest.name) == 28
     assert positions['right_elbow'] == pytest.approx(math.radians(-100))
     assert positions['left_elbow'] == 0.0

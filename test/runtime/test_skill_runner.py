@@ -41,6 +41,8 @@ class Rig:
         ros.until(lambda: self.asr.get_subscription_count() and self.remote.get_subscription_count()
                   and self.json.get_subscription_count() and self.events.subscription
                   .get_publisher_count(), what='discovery')
+        if mock:
+            ros.until(lambda: 'capabilities' in self.kinds(), what='devices found')
 
     def kinds(self) -> list[str]:
         return [e.kind for e in self.events.messages]

@@ -1,0 +1,234 @@
+"""The simulation's director: sends inputs to the robots and prints what they do.
+
+It is an ordinary ROS node outside the robots: it publishes on each robot's
+``asr/events``, ``remote_message`` and ``asr/json`` and listens to its
+``mock_hardware/commands``, ``skill_events`` and ``remote_reply``, exactly as
+an acceptance suite would. It plays a ``Scenario`` step by step (each step
+waits for the robot's skills to trace ``idle`` after handling it) or, in
+console mode, sends lines typed by a person. ``done`` resolves with the exit
+status once the scenario is over.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.task import Future
+from rclpy.timer import Timer
+from std_msgs.msg import String
+
+from robot_skills.sim import timeline
+from robot_skills.sim.scenario import Observed, Scenario, Step, check
+from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, RemoteMessage, SkillEvent,
+                                         TextReply)
+
+RELIABLE = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
+HISTORY = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+READY_KINDS = ('capabilities', 'degraded')
+READY_TIMEOUT = 15.0
+
+
+@dataclass
+class _Robot:
+    """The director's view of one simulated robot."""
+
+    name: str
+    skills: frozenset[str]
+    asr: Any
+    remote: Any
+    json: Any
+    ready: set[str] = field(default_factory=set)
+    waiting_for: str = ''                 # utterance id of the step being settled
+    engaged: set[str] = field(default_factory=set)
+    settled: set[str] = field(default_factory=set)
+    step: int | None = None               # index of the last step sent to this robot
+
+
+class Director(Node):
+    """Plays a scenario against the robots (see the module docstring)."""
+
+    def __init__(self, robots: dict[str, list[str]], scenario: Scenario | None,
+                 out: Callable[[str], None] = print, **kwargs: Any) -> None:
+        super().__init__('sim_director', **kwargs)
+        self._out = out
+        self._scenario = scenario
+        self._group = MutuallyExclusiveCallbackGroup()
+        self._lock = threading.RLock()
+        self._t0 = time.monotonic()
+        self._robots = {name: self._attach(name, skills) for name, skills in robots.items()}
+        self._observed: list[Observed] = [Observed() for _ in (scenario.steps if scenario else [])]
+        self._problems: list[str] = []
+        self._next = 0
+        self._timer: Timer | None = None
+        self._deadline: Timer | None = None
+        self._typed = 0
+        self.done: Future = Future()
+        self._ready_timer = self.create_timer(0.05, self._check_ready, self._group)
+
+    def _attach(self, name: str, skills: list[str]) -> _Robot:
+        ns = f'/{name}'
+        robot = _Robot(name, frozenset(skills),
+                       self.create_publisher(AsrEvent, f'{ns}/asr/events', RELIABLE),
+                       self.create_publisher(RemoteMessage, f'{ns}/remote_message', RELIABLE),
+                       self.create_publisher(String, f'{ns}/asr/json', RELIABLE))
+        self.create_subscription(HardwareCommand, f'{ns}/mock_hardware/commands',
+                                 lambda m: self._on_command(robot, m), RELIABLE,
+                                 callback_group=self._group)
+        self.create_subscription(SkillEvent, f'{ns}/skill_events',
+                                 lambda m: self._on_event(robot, m), HISTORY,
+                                 callback_group=self._group)
+        self.create_subscription(TextReply, f'{ns}/remote_reply',
+                                 lambda m: self._on_reply(robot, m), RELIABLE,
+                                 callback_group=self._group)
+        return robot
+
+    # ---- output ---------------------------------------------------------------------
+
+    def _print(self, robot: str, tag: str, text: str) -> None:
+        with self._lock:
+            self._out(timeline.line(time.monotonic() - self._t0, robot, tag, text))
+
+    def _observed_for(self, robot: _Robot) -> Observed | None:
+        return self._observed[robot.step] if robot.step is not None and self._observed else None
+
+    # ---- what the robots do -------------------------------------------------------------
+
+    def _on_command(self, robot: _Robot, msg: HardwareCommand) -> None:
+        tag, text = timeline.command(msg.device, msg.action, msg.arguments_json, msg.disposition)
+        self._print(robot.name, tag, text)
+        observed = self._observed_for(robot)
+        if observed is None:
+            return
+        arguments = json.loads(msg.arguments_json or '{}')
+        if tag == 'SAY':
+            observed.said.append(arguments.get('message', ''))
+        elif tag == 'MOVE':
+            observed.gestures.append(timeline.gesture_label(msg.device, arguments))
+
+    def _on_reply(self, robot: _Robot, msg: TextReply) -> None:
+        self._print(robot.name, 'REPLY', f'{msg.recipient_id}: {msg.text}')
+        observed = self._observed_for(robot)
+        if observed is not None:
+            observed.replies.append(msg.text)
+
+    def _on_event(self, robot: _Robot, msg: SkillEvent) -> None:
+        detail = json.loads(msg.detail_json or '{}')
+        if msg.kind in READY_KINDS:
+            robot.ready.add(msg.skill)
+        if msg.kind in ('degraded', 'error'):
+            self._print(robot.name, msg.kind.upper(), f'{msg.skill}: {msg.detail_json}')
+        elif msg.kind == 'batch_completed':
+            observed = self._observed_for(robot)
+            for entry in detail.get('outcomes', []):
+                shown = timeline.outcome(entry)
+                if shown:
+                    self._print(robot.name, *shown)
+                if shown and shown[0] == 'FAILED' and observed is not None:
+                    observed.failures.append(shown[1])
+        if not robot.waiting_for:
+            return
+        if msg.kind in ('input', 'input_rejected') and \
+                detail.get('utterance_id') == robot.waiting_for:
+            robot.engaged.add(msg.skill)
+        elif msg.kind == 'idle' and msg.skill in robot.engaged:
+            robot.settled.add(msg.skill)
+            if robot.settled >= robot.skills:
+                self._settled(robot)
+
+    # ---- playing ------------------------------------------------------------------------
+
+    def _check_ready(self) -> None:
+        waiting = [f'{r.name}/{s}' for r in self._robots.values() for s in r.skills - r.ready]
+        if waiting and time.monotonic() - self._t0 < READY_TIMEOUT:
+            return
+        self._drop(self._ready_timer)
+        if waiting:
+            self._problems.append(f'skills never reported their devices: {waiting}')
+        if self._scenario is not None:
+            self._print('sim', 'SCENARIO', f'{self._scenario.name}: {self._scenario.description}')
+            self._schedule_next()
+
+    def _schedule_next(self) -> None:
+        assert self._scenario is not None
+        if self._next >= len(self._scenario.steps):
+            self._finish()
+            return
+        step = self._scenario.steps[self._next]
+        self._timer = self.create_timer(max(step.after, 1e-3), self._send_next, self._group)
+
+    def _send_next(self) -> None:
+        self._drop(self._timer)
+        assert self._scenario is not None
+        index, step = self._next, self._scenario.steps[self._next]
+        self._next += 1
+        robot = self._robots[step.robot]
+        if step.note:
+            self._print(robot.name, 'NOTE', step.note)
+        robot.step = index
+        uid = f'{self._scenario.name}-{index + 1}'
+        self.send(robot.name, step, uid)
+        if step.wait == 'none' or not robot.skills:
+            self._schedule_next()
+            return
+        robot.waiting_for, robot.engaged, robot.settled = uid, set(), set()
+        self._deadline = self.create_timer(self._scenario.step_timeout,
+                                           lambda: self._timed_out(robot), self._group)
+
+    def send(self, robot_name: str, step: Step, uid: str) -> None:
+        """Publish one input to a robot and print it."""
+        robot = self._robots[robot_name]
+        self._print(robot.name, *timeline.heard(step.asr, step.wake, step.remote, step.sender,
+                                                step.json_payload))
+        stamp = self.get_clock().now().to_msg()
+        if step.remote is not None:
+            robot.remote.publish(RemoteMessage(stamp=stamp, message_id=uid,
+                                               sender_id=step.sender, text=step.remote))
+        elif step.json_payload is not None:
+            robot.json.publish(String(data=step.json_payload))
+        else:
+            robot.asr.publish(AsrEvent(stamp=stamp, utterance_id=uid, text=step.asr or '',
+                                       kws_triggered=step.wake, is_final=True, confidence=1.0))
+
+    def _settled(self, robot: _Robot) -> None:
+        robot.waiting_for = ''
+        self._drop(self._deadline)
+        self._schedule_next()
+
+    def _timed_out(self, robot: _Robot) -> None:
+        self._problems.append(f'{robot.name}: step {self._next} did not settle in time '
+                              f'(skills still busy: {sorted(robot.skills - robot.settled)})')
+        self._settled(robot)
+
+    def _finish(self) -> None:
+        assert self._scenario is not None
+        for index, (step, observed) in enumerate(zip(self._scenario.steps, self._observed,
+                                                              strict=True)):
+            self._problems.extend(check(index, step, observed))
+        checked = sum(1 for step in self._scenario.steps if step.expect is not None)
+        if self._problems:
+            for problem in self._problems:
+                self._print('sim', 'PROBLEM', problem)
+        self._print('sim', 'END', f'{len(self._scenario.steps)} steps, {checked} checked, '
+                                  f'{len(self._problems)} problem(s)')
+        self.done.set_result(1 if self._problems else 0)
+
+    # ---- console --------------------------------------------------------------------------
+
+    def type_line(self, robot: str, step: Step) -> None:
+        """Send one console line (called from the executor via a guard condition)."""
+        self._typed += 1
+        self.send(robot, step, f'console-{self._typed}')
+
+    def _drop(self, timer: Timer | None) -> None:
+        if timer is not None:
+            timer.cancel()
+            self.destroy_timer(timer)

@@ -1,0 +1,140 @@
+"""robot_skills_sim: every robot and skill in one process, driven by a scenario or a person.
+
+    robot_skills_sim --scenario config/scenarios/demo.yaml
+    robot_skills_sim --console [--time-scale 0.5]
+
+One mock robot per entry of ``config/sim.yaml`` (``/q5``, ``/tianyi``) with the
+skill nodes listed for it, parameters from ``config/params.yaml`` (the same
+file the launch files use), and the director printing the timeline. All nodes
+share one ``MultiThreadedExecutor``: the skills and the mock robots never block
+in a callback, so two threads keep every robot responsive on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import rclpy
+from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from rclpy.utilities import remove_ros_args
+
+from robot_skills.mock_hardware.node import MockHardware
+from robot_skills.model.config import ConfigError, load
+from robot_skills.runtime import paths
+from robot_skills.sim import console
+from robot_skills.sim.director import Director
+from robot_skills.sim.scenario import Robots, Scenario
+from robot_skills.sim.skills import SKILL_NODES
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog='robot_skills_sim', description=__doc__.split('\n')[0])
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument('--scenario', help='scenario YAML to play to the end')
+    mode.add_argument('--console', action='store_true', help='type utterances to the robots')
+    parser.add_argument('--robots', default=paths.config('sim.yaml'),
+                        help='robots and their skills (default: config/sim.yaml)')
+    parser.add_argument('--params', default=paths.config('params.yaml'),
+                        help='ROS parameters file for every node (default: config/params.yaml)')
+    parser.add_argument('--time-scale', type=float, default=None,
+                        help="mock hardware time scale (default: the scenario's, else 1.0)")
+    args = parser.parse_args(list(argv))
+    if not args.scenario and not args.console:
+        parser.error('give --scenario FILE or --console')
+    return args
+
+
+def build(robots: Robots, params_file: str, time_scale: float, robots_file: str = 'sim.yaml',
+          **node_kwargs: Any) -> list[Node]:
+    """The mock robot and the skill nodes of every robot, in its namespace."""
+    unknown = [f'entry robots.{robot}: unknown skill {skill!r}'
+               for robot, skills in robots.robots.items() for skill in skills
+               if skill not in SKILL_NODES]
+    if unknown:
+        raise ConfigError(robots_file, [f'{u} (known: {", ".join(sorted(SKILL_NODES)) or "none"})'
+                                        for u in unknown])
+    cli = ['--ros-args', '--params-file', params_file]
+    nodes: list[Node] = []
+    for robot, skills in robots.robots.items():
+        nodes.append(MockHardware(namespace=robot, cli_args=cli, parameter_overrides=[
+            Parameter('time_scale', value=time_scale)], **node_kwargs))
+        nodes.extend(SKILL_NODES[skill](namespace=robot, cli_args=cli, **node_kwargs)
+                     for skill in skills)
+    return nodes
+
+
+def _read_console(lines: queue.Queue, wake: Callable) -> None:
+    for line in sys.stdin:
+        lines.put(line)
+        wake()
+    lines.put(None)
+    wake()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv if argv is None else argv)
+    args = parse_args(remove_ros_args(argv)[1:])
+    try:
+        robots = load(args.robots, Robots)
+        scenario = load(args.scenario, Scenario) if args.scenario else None
+    except ConfigError as error:
+        print(f'cannot start: {error}', file=sys.stderr)
+        return 1
+    time_scale = args.time_scale or (scenario.time_scale if scenario else 1.0)
+    rclpy.init(args=argv)
+    executor = MultiThreadedExecutor()
+    nodes: list[Node] = []
+    try:
+        nodes = build(robots, args.params, time_scale, args.robots)
+        director = Director(robots.robots, scenario)
+    except (ConfigError, ValueError) as error:
+        print(f'cannot start: {error}', file=sys.stderr)
+        rclpy.try_shutdown()
+        return 1
+    nodes.append(director)
+    for node in nodes:
+        executor.add_node(node)
+    if args.console:
+        _start_console(director, list(robots.robots))
+    try:
+        executor.spin_until_future_complete(director.done)
+        return director.done.result() if director.done.done() else 1
+    except (KeyboardInterrupt, ExternalShutdownException):
+        return 0
+    finally:
+        executor.shutdown()
+        for node in nodes:
+            node.destroy_node()
+        rclpy.try_shutdown()
+
+
+def _start_console(director: Director, robots: list[str]) -> None:
+    """Read stdin on a thread; hand each line to the executor through a guard condition."""
+    lines: queue.Queue[str | None] = queue.Queue()
+    current = [robots[0]]
+
+    def on_line() -> None:
+        while not lines.empty():
+            line = lines.get()
+            parsed = None if line is None else console.parse_line(line, current[0], robots)
+            if line is None or isinstance(parsed, console.Quit):
+                director.done.set_result(0)
+            elif isinstance(parsed, console.Switch):
+                current[0] = parsed.robot
+                print(f'talking to {parsed.robot}')
+            elif isinstance(parsed, console.Problem):
+                print(parsed.message)
+            elif parsed is not None:
+                director.type_line(current[0], parsed)
+
+    guard = director.create_guard_condition(on_line)
+    print(console.HELP)
+    print(f'talking to {current[0]}')
+    threading.Thread(target=_read_console, args=(lines, guard.trigger), daemon=True).start()

@@ -1,0 +1,90 @@
+"""Scenarios the simulation plays, and the checks of what the robots did.
+
+A scenario (``config/scenarios/*.yaml``) is a list of timed inputs to named
+robots: an ASR utterance (with or without the wake word), a remote text
+message, or a raw ``asr/json`` payload. Each step waits, by default, until the
+robot's skills have finished reacting (their ``idle`` trace) and then ``after``
+more seconds; ``wait: none`` sends the next step without waiting, to interrupt
+a robot mid-flow. Optional ``expect`` blocks state exactly what the robot must
+say, gesture and reply in that step; the simulation exits non-zero when one
+fails, so a scenario doubles as an end-to-end acceptance test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra='forbid', frozen=True)
+
+
+class Expect(Strict):
+    """What must happen in a step; omitted fields are not checked."""
+
+    said: list[str] | None = Field(None, description='exact tts/speak messages, in order')
+    gestures: list[str] | None = Field(
+        None, description='gestures as "device action side", e.g. "arm_gesture welcome left"')
+    replies: list[str] | None = Field(None, description='exact remote_reply texts, in order')
+
+
+class Step(Strict):
+    robot: str
+    asr: str | None = None
+    wake: bool = Field(True, description='kws_triggered of an asr step')
+    remote: str | None = None
+    sender: str = 'visitor'
+    json_payload: str | None = Field(None, alias='json')
+    after: float = Field(0.0, ge=0.0, description='seconds to wait before sending')
+    wait: Literal['idle', 'none'] = 'idle'
+    note: str = ''
+    expect: Expect | None = None
+
+    @model_validator(mode='after')
+    def _one_input(self) -> Step:
+        given = [x for x in (self.asr, self.remote, self.json_payload) if x is not None]
+        if len(given) != 1:
+            raise ValueError('a step needs exactly one of asr, remote, json')
+        return self
+
+
+class Scenario(Strict):
+    name: str
+    description: str = ''
+    time_scale: float = Field(1.0, gt=0.0, le=100.0,
+                              description='speeds up the mock hardware (0.2 = five times)')
+    step_timeout: float = Field(30.0, gt=0.0, description='seconds a step may take to settle')
+    steps: list[Step] = Field(min_length=1)
+
+
+class Robots(Strict):
+    """``config/sim.yaml``: the simulated robots and the skills each one runs."""
+
+    robots: dict[str, list[str]]
+
+
+@dataclass
+class Observed:
+    """What one robot did during one step."""
+
+    said: list[str] = field(default_factory=list)
+    gestures: list[str] = field(default_factory=list)
+    replies: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+def check(index: int, step: Step, observed: Observed) -> list[str]:
+    """The unmet expectations of one step, each as a readable line."""
+    if step.expect is None:
+        return []
+    problems = []
+    for name in ('said', 'gestures', 'replies'):
+        wanted = getattr(step.expect, name)
+        got = getattr(observed, name)
+        if wanted is not None and wanted != got:
+            problems.append(f'step {index + 1} ({step.robot}): expected {name} {wanted}, '
+                            f'got {got}')
+    return problems

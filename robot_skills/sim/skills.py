@@ -1,0 +1,9 @@
+"""The skill nodes the simulation can put on a robot, by executable name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rclpy.node import Node
+
+SKILL_NODES: dict[str, Callable[..., Node]] = {}

@@ -1,0 +1,92 @@
+"""launch_testing suite for launch/sim.launch.py (runs where ROS 2's launch is installed).
+
+    launch_test test/launch/test_sim_launch.py
+
+Where ``launch_testing`` is not installed (PyPI-only environments) the module
+is skipped at collection; test/sim/test_processes.py checks the same behaviour
+by starting the same executables as processes.
+"""
+
+import os
+import unittest
+
+import pytest
+
+pytest.importorskip('launch_testing')
+
+import launch  # noqa: E402
+import launch_testing  # noqa: E402
+import launch_testing.actions  # noqa: E402
+import launch_testing.asserts  # noqa: E402
+import rclpy  # noqa: E402
+from ament_index_python.packages import get_package_share_directory  # noqa: E402
+from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
+from rclpy.action import ActionClient  # noqa: E402
+from sensor_msgs.msg import JointState  # noqa: E402
+
+from robot_skills_interfaces.action import Speak  # noqa: E402
+from robot_skills_interfaces.msg import HardwareCommand  # noqa: E402
+
+ROBOTS = ('q5', 'tianyi')
+TIMEOUT = 20.0
+
+
+@pytest.mark.launch_test
+def generate_test_description():
+    sim = os.path.join(get_package_share_directory('robot_skills'), 'launch', 'sim.launch.py')
+    return launch.LaunchDescription([
+        launch.actions.IncludeLaunchDescription(
+            PythonLaunchDescriptionSource(sim), launch_arguments={'time_scale': '0.05'}.items()),
+        launch_testing.actions.ReadyToTest(),
+    ])
+
+
+class TestSimulatedRobots(unittest.TestCase):
+    """Talk to each launched robot over DDS, as any outside node would."""
+
+    @classmethod
+    def setUpClass(cls):
+        rclpy.init()
+        cls.node = rclpy.create_node('sim_launch_probe')
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.node.destroy_node()
+        rclpy.shutdown()
+
+    def _wait(self, future):
+        rclpy.spin_until_future_complete(self.node, future, timeout_sec=TIMEOUT)
+        self.assertTrue(future.done(), 'no answer within the timeout')
+        return future.result()
+
+    def test_every_robot_speaks_and_logs_the_command(self):
+        for robot in ROBOTS:
+            log = []
+            self.node.create_subscription(HardwareCommand, f'/{robot}/mock_hardware/commands',
+                                          log.append, 10)
+            client = ActionClient(self.node, Speak, f'/{robot}/tts/speak')
+            self.assertTrue(client.wait_for_server(timeout_sec=TIMEOUT))
+            handle = self._wait(client.send_goal_async(Speak.Goal(message='你好')))
+            self.assertTrue(handle.accepted)
+            result = self._wait(handle.get_result_async()).result
+            self.assertEqual(result.state, 'completed')
+            end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
+            while not log and self.node.get_clock().now().nanoseconds < end:
+                rclpy.spin_once(self.node, timeout_sec=0.1)
+            self.assertEqual([(m.device, m.action) for m in log], [('tts', 'speak')])
+
+    def test_joint_states_are_published(self):
+        states = []
+        self.node.create_subscription(JointState, '/q5/joint_states', states.append, 10)
+        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
+        while not states and self.node.get_clock().now().nanoseconds < end:
+            rclpy.spin_once(self.node, timeout_sec=0.1)
+        self.assertTrue(states)
+        self.assertEqual(len(states[0].name), 28)
+
+
+@launch_testing.post_shutdown_test()
+class TestShutdown(unittest.TestCase):
+
+    def test_every_node_exits_cleanly(self, proc_info):
+        launch_testing.asserts.assertExitCodes(proc_info)

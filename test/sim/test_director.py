@@ -1,0 +1,58 @@
+"""The simulation in one process: robots, skills and the director over DDS."""
+
+from __future__ import annotations
+
+import pytest
+from echo_core import EchoCore
+from rclpy.node import Node
+
+from robot_skills.model.commands import Device
+from robot_skills.runtime import paths
+from robot_skills.runtime.skill_runner import SkillRunner
+from robot_skills.sim import skills
+from robot_skills.sim.director import Director
+from robot_skills.sim.main import build
+from robot_skills.sim.scenario import Robots, Scenario
+
+
+class EchoNode(Node):
+    def __init__(self, **kwargs) -> None:
+        super().__init__('echo', **kwargs)
+        self.runner = SkillRunner(self, EchoCore(), [Device.TTS])
+
+
+@pytest.fixture
+def play(ros, monkeypatch):
+    monkeypatch.setitem(skills.SKILL_NODES, 'echo', EchoNode)
+    robot = f'{ros.namespace[1:]}_q5'
+
+    def run(steps: list[dict], **extra) -> tuple[int, list[str]]:
+        lines: list[str] = []
+        scenario = Scenario.model_validate({
+            'name': 'test', 'time_scale': 0.05,
+            'steps': [{'robot': robot, **step} for step in steps], **extra})
+        robots = Robots(robots={robot: ['echo']})
+        for node in build(robots, paths.config('params.yaml'), 0.05, context=ros.context):
+            ros.adopt(node)
+        director = ros.add(Director, robots=robots.robots, scenario=scenario, out=lines.append)
+        return ros.wait(director.done, timeout=30.0), lines
+    return run
+
+
+def test_a_scenario_plays_to_the_end_and_meets_its_expectations(play):
+    status, lines = play([
+        {'asr': '你好', 'expect': {'said': ['你好'], 'gestures': []}},
+        {'asr': '没醒', 'wake': False, 'expect': {'said': []}},
+        {'remote': '三层厕所', 'expect': {'said': ['三层厕所'], 'replies': ['done']}},
+    ])
+    assert status == 0, lines
+    tags = [line.split()[2] for line in lines]
+    assert tags == ['SCENARIO', 'ASR', 'SAY', 'ASR-NOWAKE', 'REMOTE', 'SAY', 'REPLY', 'END']
+    assert lines[-1].endswith('3 steps, 3 checked, 0 problem(s)')
+
+
+def test_an_unmet_expectation_fails_the_run(play):
+    status, lines = play([{'asr': '你好', 'expect': {'said': ['再见']}}])
+    assert status == 1
+    assert any("PROBLEM  step 1" in line and "expected said ['再见'], got ['你好']" in line
+               for line in lines)

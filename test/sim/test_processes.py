@@ -1,0 +1,69 @@
+"""The console scripts as separate processes, as ros2 run / ros2 launch start them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+from rclpy.action import ActionClient
+
+from robot_skills.runtime import paths
+from robot_skills_interfaces.action import Speak
+from robot_skills_interfaces.msg import HardwareCommand
+from ros_harness import Recorder
+
+pytestmark = pytest.mark.slow
+
+
+def _bin(name: str) -> str:
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
+def test_mock_hardware_runs_as_a_process_in_a_namespace(ros):
+    namespace = f'{ros.namespace}_proc'
+    process = subprocess.Popen(
+        [_bin('mock_hardware'), '--ros-args', '-r', f'__ns:={namespace}',
+         '-p', 'time_scale:=0.05'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        probe = ros.node(namespace)
+        log = Recorder(probe, HardwareCommand, 'mock_hardware/commands')
+        client = ActionClient(probe, Speak, 'tts/speak')
+        ros.until(client.server_is_ready, timeout=20.0, what='mock_hardware process')
+        handle = ros.wait(client.send_goal_async(Speak.Goal(message='你好，我在另一个进程里。')))
+        assert ros.wait(handle.get_result_async()).result.state == 'completed'
+        ros.until(lambda: log.messages, what='command log')
+        assert (log.messages[0].device, log.messages[0].action) == ('tts', 'speak')
+    finally:
+        process.send_signal(signal.SIGINT)
+        output, _ = process.communicate(timeout=20)
+    assert process.returncode == 0, output
+
+
+def test_a_bad_data_file_stops_the_executable_with_the_reason(tmp_path):
+    bad = tmp_path / 'body.yaml'
+    bad.write_text('arm: {}\n', encoding='utf-8')
+    done = subprocess.run([_bin('mock_hardware'), '--ros-args', '-p', f'body_file:={bad}'],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert f'{bad}: entry arm, field' in done.stderr
+
+
+def test_the_demo_scenario_runs_to_the_end_as_a_process():
+    done = subprocess.run([_bin('robot_skills_sim'), '--scenario',
+                           paths.config('scenarios/demo.yaml')],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert ' END ' in done.stdout and '0 problem(s)' in done.stdout
+
+
+def test_the_simulation_refuses_an_unknown_skill(tmp_path):
+    robots = tmp_path / 'sim.yaml'
+    robots.write_text('robots:\n  q5: [teleport]\n', encoding='utf-8')
+    done = subprocess.run([_bin('robot_skills_sim'), '--robots', str(robots), '--scenario',
+                           paths.config('scenarios/demo.yaml')],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "entry robots.q5: unknown skill 'teleport'" in done.stderr

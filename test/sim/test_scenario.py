@@ -1,0 +1,68 @@
+"""Scenario files, expectation checks, timeline lines and console lines, without ROS."""
+
+import pytest
+
+from robot_skills.model.config import ConfigError, load, parse
+from robot_skills.runtime import paths
+from robot_skills.sim import console, timeline
+from robot_skills.sim.scenario import Expect, Observed, Robots, Scenario, Step, check
+
+
+def test_shipped_scenarios_and_robots_are_valid():
+    assert load(paths.config('scenarios/demo.yaml'), Scenario).steps
+    assert set(load(paths.config('sim.yaml'), Robots).robots) == {'q5', 'tianyi'}
+
+
+@pytest.mark.parametrize('step', [
+    {'robot': 'q5'},
+    {'robot': 'q5', 'asr': 'a', 'remote': 'b'},
+    {'robot': 'q5', 'asr': 'a', 'wait': 'later'},
+    {'robot': 'q5', 'asr': 'a', 'after': -1},
+    {'robot': 'q5', 'asr': 'a', 'colour': 'red'},
+])
+def test_bad_steps_are_refused_with_the_step_named(step):
+    with pytest.raises(ConfigError, match=r'entry steps\[0\]'):
+        parse(f'name: x\nsteps:\n  - {step}\n'.replace("'", '"'), Scenario, 's.yaml')
+
+
+def test_expectations_compare_exact_lists():
+    step = Step(robot='q5', asr='x', expect=Expect(said=['贝旺路在……。'], gestures=[]))
+    assert check(0, step, Observed(said=['贝旺路在……。'])) == []
+    problems = check(2, step, Observed(said=['贝旺路在……'], gestures=['arm_gesture welcome left']))
+    assert problems == [
+        "step 3 (q5): expected said ['贝旺路在……。'], got ['贝旺路在……']",
+        "step 3 (q5): expected gestures [], got ['arm_gesture welcome left']"]
+    assert check(0, Step(robot='q5', asr='x'), Observed(said=['anything'])) == []
+
+
+def test_timeline_lines():
+    assert timeline.line(1.5, 'q5', 'SAY', '你好') == '   1.500s  q5        SAY      你好'
+    assert timeline.heard('小范小范', False, None, 'v', None) == ('ASR-NOWAKE', '小范小范')
+    assert timeline.heard(None, True, '三层厕所', 'visitor', None) == \
+        ('REMOTE', 'visitor: 三层厕所')
+    assert timeline.command('tts', 'speak', '{"message": "你好", "force": true}', 'queued') == \
+        ('SAY', '你好 (force)  [queued]')
+    assert timeline.command('arm_gesture', 'welcome', '{"action": "welcome", "side": "left"}',
+                            'accepted') == ('MOVE', 'arm_gesture welcome left')
+    assert timeline.command('tts', 'pause', '{}', 'called') == ('CALL', 'tts/pause')
+    assert timeline.outcome({'device': 'arm_gesture', 'status': 'succeeded',
+                             'gesture': 'welcome', 'state': 'completed'}) == \
+        ('DONE', 'arm_gesture welcome completed')
+    assert timeline.outcome({'device': 'tts', 'status': 'succeeded'}) is None
+    assert timeline.outcome({'device': 'tts', 'status': 'failed', 'reason': 'ended error'}) == \
+        ('FAILED', 'tts: ended error')
+
+
+@pytest.mark.parametrize('line, expected', [
+    ('', None),
+    ('quit', console.Quit()),
+    ('@tianyi', console.Switch('tianyi')),
+    ('@nobody', console.Problem("no robot 'nobody'; robots: q5, tianyi")),
+    ('贝旺路怎么走', Step(robot='q5', asr='贝旺路怎么走')),
+    ('~ 贝旺路怎么走', Step(robot='q5', asr='贝旺路怎么走', wake=False)),
+    ('> 三层厕所在哪', Step(robot='q5', remote='三层厕所在哪', sender='console')),
+    ('{"text": "x", "kws_triggered": true}',
+     Step.model_validate({'robot': 'q5', 'json': '{"text": "x", "kws_triggered": true}'})),
+])
+def test_console_lines(line, expected):
+    assert console.parse_line(line, 'q5', ['q5', 'tianyi']) == expected
