@@ -82,6 +82,10 @@ class MockSettings:
                                      low=0.01, high=10.0)
     joint_state_rate: float = setting(10.0, 'joint_states messages per second (0 disables)',
                                       low=0.0, high=200.0)
+    result_keep_seconds: int = setting(
+        2, 'How long finished goals stay in the action status arrays (clients fetch results '
+        'at once; a short window keeps status messages small under load)', low=1, high=900,
+        read_only=True)
 
 
 @dataclass(frozen=True)
@@ -148,7 +152,7 @@ class MockHardware(Node):
 
         return ActionServer(
             self, spec.action_type, spec.name, execute_callback=self._deliver,
-            goal_callback=on_goal,
+            goal_callback=on_goal, result_timeout=self.settings.value.result_keep_seconds,
             handle_accepted_callback=lambda handle: self._start(device, handle),
             cancel_callback=lambda handle: self._on_cancel_goal(device, handle),
             callback_group=self._group)

@@ -11,6 +11,9 @@ core is never stepped twice at once, even on a ``MultiThreadedExecutor`` and
 even when an effect's result arrives synchronously while effects are being
 carried out. After a drain that handled input, or that emptied the set of
 batches in flight, the runner traces ``idle``: the robot has finished reacting.
+
+Traces are collected while a step runs and published after its goals are
+sent, in the order they were taken: tracing never delays the robot.
 """
 
 from __future__ import annotations
@@ -87,6 +90,7 @@ class SkillRunner(Generic[StateT]):
         self._queue: deque[Event | _Finished] = deque()
         self._stepping = threading.Lock()
         self._was_busy = False
+        self._outbox: deque[tuple[str, str, str, dict[str, Any] | None]] = deque()
         InputChannels(node, self._on_input, lambda: self.settings.value.max_input_chars,
                       self._group)
         self._started = time.monotonic()
@@ -102,8 +106,14 @@ class SkillRunner(Generic[StateT]):
         return Timeouts(value.acceptance_timeout, value.result_timeout)
 
     def _trace(self, kind: str, detail: dict[str, Any] | None = None, state: str = '') -> None:
-        self.tracer.emit(kind, state or self._core.label(self._state),
-                         self._core.session_id(self._state), detail)
+        """Record a trace now (with the current state); ``_flush`` publishes it."""
+        self._outbox.append((kind, state or self._core.label(self._state),
+                             self._core.session_id(self._state), detail))
+
+    def _flush(self) -> None:
+        while self._outbox:
+            kind, state, session_id, detail = self._outbox.popleft()
+            self.tracer.emit(kind, state, session_id, detail)
 
     def _report_capabilities(self) -> None:
         """Trace ``capabilities`` once every device is found, or ``degraded`` at the timeout."""
@@ -117,6 +127,7 @@ class SkillRunner(Generic[StateT]):
             self._trace('degraded', {'missing_capabilities': missing})
         else:
             self._trace('capabilities', {'available': sorted(self.robot.capabilities())})
+        self._flush()
 
     # ---- events ------------------------------------------------------------------
 
@@ -158,6 +169,7 @@ class SkillRunner(Generic[StateT]):
         if not busy and (handled_input or self._was_busy):
             self._trace('idle')
         self._was_busy = busy
+        self._flush()
 
     def _step(self, event: Event) -> None:
         before = self._core.label(self._state)
@@ -194,10 +206,10 @@ class SkillRunner(Generic[StateT]):
             self._cancel_timer(effect.name)
 
     def _send(self, effect: SendBatch) -> None:
-        self._trace('batch_sent', {'batch_id': effect.batch_id,
-                                   'commands': [describe(c) for c in effect.commands]})
         self._in_flight.add(effect.batch_id)
         batch = self.robot.send(effect.batch_id, effect.commands)
+        self._trace('batch_sent', {'batch_id': effect.batch_id,
+                                   'commands': [describe(c) for c in effect.commands]})
         batch.returned.add_done_callback(
             lambda f: self._on_returned(effect, f))
         batch.completed.add_done_callback(
@@ -210,6 +222,8 @@ class SkillRunner(Generic[StateT]):
              'reason': a.reason} for a in acceptances]})
         if effect.barrier in (Barrier.RETURNED, Barrier.BOTH):
             self.post(BatchReturned(effect.batch_id, acceptances))
+        else:
+            self._flush()
 
     def _on_completed(self, effect: SendBatch, future: Future) -> None:
         outcomes: tuple[Outcome, ...] = future.result()

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import rclpy
-from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
+from rclpy.executors import MultiThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.utilities import remove_ros_args
@@ -28,6 +28,7 @@ from rclpy.utilities import remove_ros_args
 from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths
+from robot_skills.runtime.entry import init, spin
 from robot_skills.sim import console
 from robot_skills.sim.director import Director
 from robot_skills.sim.scenario import Robots, Scenario
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f'cannot start: {error}', file=sys.stderr)
         return 1
     time_scale = args.time_scale or (scenario.time_scale if scenario else 1.0)
-    rclpy.init(args=argv)
+    init(argv)
     executor = MultiThreadedExecutor()
     nodes: list[Node] = []
     try:
@@ -104,10 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.console:
         _start_console(director, list(robots.robots))
     try:
-        executor.spin_until_future_complete(director.done)
-        return director.done.result() if director.done.done() else 1
-    except (KeyboardInterrupt, ExternalShutdownException):
-        return 0
+        spin(executor, director.done)
+        return director.done.result() if director.done.done() else 0
     finally:
         executor.shutdown()
         for node in nodes:

@@ -1,0 +1,270 @@
+"""make bench: latency of the skill path next to the raw rclpy floor, throughput, memory.
+
+Every figure is measured in the same run on this machine, so ratios stay
+meaningful on a noisy host:
+
+* floor: the one-way publish -> callback latency between two processes, the
+  action goal round trip (send -> accepted) between two processes, and the
+  relay path (ASR event published -> a bare rclpy node -> goal accepted by
+  mock_hardware): the same hops as a skill, with no logic at all;
+* skill path: ASR event published -> the first goal accepted by mock_hardware,
+  for the runtime alone (a core that says what it hears) and for every skill,
+  with each executor; p50/p99 over ``--events`` events after a warm-up;
+* throughput of the pure cores on one core;
+* RSS of each node process and of the whole simulation.
+
+Latency is the mock's command-log stamp minus the event's stamp (one clock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+import rclpy
+from rclpy.action import ActionClient
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.time import Time
+
+from robot_skills.model.commands import ArmGesture, Speak
+from robot_skills.model.outcomes import Receipt, judge
+from robot_skills.model.utterance import from_asr, from_asr_json
+from robot_skills.runtime import paths
+from robot_skills_interfaces.action import Speak as SpeakAction
+from robot_skills_interfaces.msg import AsrEvent, HardwareCommand, SkillEvent
+
+ROOT = Path(__file__).resolve().parents[1]
+RELIABLE = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
+HISTORY = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE,
+                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+WARMUP = 50
+ASR_JSON = json.dumps({'text': '小范小范，贝旺路怎么走', 'kws_triggered': True}, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One measured path: the node process that turns input into goals."""
+
+    label: str
+    command: list[str]
+    executor: str
+    utterance: str
+    traces_capabilities: bool
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+class Driver(Node):
+    """The bench's own node: publishes events, reads the mock's log and the skill traces."""
+
+    def __init__(self, namespace: str) -> None:
+        super().__init__('bench_driver', namespace=namespace)
+        self.executor_ = SingleThreadedExecutor()
+        self.executor_.add_node(self)
+        self.asr = self.create_publisher(AsrEvent, 'asr/events', RELIABLE)
+        self.commands: list[HardwareCommand] = []
+        self.events: list[SkillEvent] = []
+        self.create_subscription(HardwareCommand, 'mock_hardware/commands',
+                                 self.commands.append, RELIABLE)
+        self.create_subscription(SkillEvent, 'skill_events', self.events.append, HISTORY)
+
+    def spin_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                return False
+            self.executor_.spin_once(timeout_sec=0.05)
+        return True
+
+    def idle_count(self) -> int:
+        return sum(1 for e in self.events if e.kind == 'idle')
+
+    def one_event(self, text: str, index: int) -> float | None:
+        """Publish one event; the latency to the first goal accepted, in ms."""
+        seen, idle = len(self.commands), self.idle_count()
+        stamp = self.get_clock().now()
+        self.asr.publish(AsrEvent(stamp=stamp.to_msg(), utterance_id=f'bench-{index}', text=text,
+                                  kws_triggered=True, is_final=True, confidence=1.0))
+        if not self.spin_until(lambda: len(self.commands) > seen, 2.0):
+            return None
+        latency = (Time.from_msg(self.commands[seen].stamp) - stamp).nanoseconds / 1e6
+        self.spin_until(lambda: self.idle_count() > idle, 10.0)
+        return latency
+
+    def goal_round_trips(self, count: int) -> list[float]:
+        """Action goal send -> accepted, to the mock in another process, in ms."""
+        client = ActionClient(self, SpeakAction, 'tts/speak')
+        client.wait_for_server(timeout_sec=10.0)
+        samples = []
+        for _ in range(count + WARMUP):
+            start = time.perf_counter()
+            future = client.send_goal_async(SpeakAction.Goal(message='测'))
+            self.executor_.spin_until_future_complete(future, timeout_sec=2.0)
+            samples.append((time.perf_counter() - start) * 1e3)
+            if future.done():   # like any client, fetch the result before the next goal
+                self.executor_.spin_until_future_complete(
+                    future.result().get_result_async(), timeout_sec=2.0)
+        client.destroy()
+        return samples[WARMUP:]
+
+
+def start(command: list[str], namespace: str, executor: str = 'single',
+          params: tuple[str, ...] = ()) -> subprocess.Popen:
+    env = {**os.environ, 'ROBOT_SKILLS_EXECUTOR': executor}
+    errors = open(f'/tmp/robot_skills_bench{namespace.replace("/", "_")}.log', 'w')  # noqa: SIM115
+    return subprocess.Popen([*command, '--ros-args', '-r', f'__ns:={namespace}', *params,
+                             '--log-level', 'warn'],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=errors, text=True)
+
+
+def stop(process: subprocess.Popen) -> str:
+    process.send_signal(signal.SIGINT)
+    try:
+        output, _ = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    return output
+
+
+def rss_mb(process: subprocess.Popen) -> float:
+    return psutil.Process(process.pid).memory_info().rss / 2**20
+
+
+def measure(path: Measured, count: int, index: int) -> dict:
+    namespace = f'/bench{os.getpid()}_{index}'
+    mock = start(['mock_hardware'], namespace,
+                 params=('-p', 'time_scale:=0.0', '-p', 'joint_state_rate:=0.0'))
+    node = start(path.command, namespace, path.executor)
+    driver = Driver(namespace)
+    try:
+        if path.traces_capabilities:
+            ready = driver.spin_until(lambda: any(e.kind in ('capabilities', 'degraded')
+                                                  for e in driver.events), 30.0)
+        else:
+            ready = any(driver.one_event(path.utterance, -i) is not None for i in range(1, 60))
+        if not ready:
+            raise RuntimeError(f'{path.label}: the node never became ready')
+        samples = [driver.one_event(path.utterance, i)
+                   for i in range(count + WARMUP)][WARMUP:]
+        lost = sum(1 for s in samples if s is None)
+        latencies = [s for s in samples if s is not None]
+        result = {'label': path.label, 'executor': path.executor, 'lost': lost,
+                  'p50': percentile(latencies, 0.5), 'p99': percentile(latencies, 0.99),
+                  'rss_node_mb': rss_mb(node), 'rss_mock_mb': rss_mb(mock)}
+        if not path.traces_capabilities:
+            result['goal_round_trip'] = driver.goal_round_trips(min(count, 300))
+    finally:
+        driver.destroy_node()
+        output = stop(node)
+        stop(mock)
+    if not path.traces_capabilities and output.strip():
+        result['pubsub'] = json.loads(output.strip().splitlines()[-1])['pubsub_ms'][WARMUP:]
+    return result
+
+
+def throughput(label: str, function: Callable[[], object], seconds: float = 1.0) -> dict:
+    """Calls per second of a pure function on one core, and its median call time."""
+    times = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        start_ = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start_)
+    return {'label': label, 'per_second': len(times) / sum(times),
+            'median_us': statistics.median(times) * 1e6}
+
+
+def simulation_rss() -> float:
+    """Peak RSS of robot_skills_sim playing the demo scenario, in MB."""
+    process = subprocess.Popen(['robot_skills_sim', '--scenario',
+                                paths.config('scenarios/demo.yaml')], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    watched = psutil.Process(process.pid)
+    peak = 0.0
+    while process.poll() is None:
+        try:
+            peak = max(peak, watched.memory_info().rss / 2**20)
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.05)  # sampling interval of a measurement, not synchronisation
+    return peak
+
+
+def measured() -> list[Measured]:
+    relay = [sys.executable, '-m', 'bench.relay']
+    say = [sys.executable, '-m', 'bench.say_skill']
+    return [
+        Measured('floor: relay (bare rclpy)', relay, 'single', '你好', False),
+        Measured('runtime: say skill', say, 'single', '你好', True),
+        Measured('runtime: say skill', say, 'events', '你好', True),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog='make bench')
+    parser.add_argument('--events', type=int, default=1000)
+    args = parser.parse_args()
+    os.environ.setdefault('ROS_DOMAIN_ID', str(200 + os.getpid() % 30))
+    os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
+    rclpy.init()
+    print(f'robot_skills bench: {platform.node()}, {os.cpu_count()} cores, '
+          f'python {platform.python_version()}, {args.events} events per path')
+    results = [measure(path, args.events, i) for i, path in enumerate(measured())]
+    rclpy.shutdown()
+    floor = results[0]
+    cores = [
+        throughput('parse an AsrEvent into an utterance',
+                   lambda: from_asr('u', '小范小范，贝旺路怎么走', True, True, 1.0, 2000)),
+        throughput('parse an asr/json payload',
+                   lambda: from_asr_json(ASR_JSON, 'u', 2000)),
+        throughput('judge a gesture receipt',
+                   lambda: judge(ArmGesture('welcome', 'left'),
+                                 Receipt('completed', 'welcome', 'a1'))),
+        throughput('judge a speech receipt', lambda: judge(Speak('你好'), Receipt('completed'))),
+    ]
+    sim_rss = simulation_rss()
+    report(floor, results, cores, sim_rss)
+
+
+def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float) -> None:
+    pubsub, goal = floor.get('pubsub', []), floor.get('goal_round_trip', [])
+    rows = [('floor: publish -> callback, 2 processes', pubsub and percentile(pubsub, 0.5),
+             pubsub and percentile(pubsub, 0.99), ''),
+            ('floor: action goal round trip, 2 processes', percentile(goal, 0.5),
+             percentile(goal, 0.99), '')]
+    for r in results:
+        ratio = f'{r["p50"] / floor["p50"]:.2f}x' if r is not floor else '1.00x'
+        rows.append((f'{r["label"]} ({r["executor"]}): event -> goal accepted', r['p50'],
+                     r['p99'], ratio + (f', {r["lost"]} lost' if r['lost'] else '')))
+    print('\n| path | p50 ms | p99 ms | p50 vs relay floor |\n|---|---|---|---|')
+    for label, p50, p99, ratio in rows:
+        print(f'| {label} | {p50:.3f} | {p99:.3f} | {ratio} |')
+    print('\n| pure core (one core) | calls/s | median us |\n|---|---|---|')
+    for c in cores:
+        print(f'| {c["label"]} | {c["per_second"]:,.0f} | {c["median_us"]:.1f} |')
+    print('\n| process | RSS MB |\n|---|---|')
+    print(f'| mock_hardware | {results[0]["rss_mock_mb"]:.0f} |')
+    for r in results:
+        print(f'| {r["label"]} ({r["executor"]}) | {r["rss_node_mb"]:.0f} |')
+    print(f'| robot_skills_sim, whole simulation (peak) | {sim_rss:.0f} |')
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,56 @@
+"""The floor of the skill path: a bare rclpy node that turns each ASR event into a goal.
+
+No core, no runtime, no tracing: subscription callback -> ``send_goal_async``.
+When the goal's result is in, it publishes one ``idle`` SkillEvent so the bench
+paces it exactly like a skill. It reports the one-way publish -> callback
+latency it saw as JSON on exit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import rclpy
+from rclpy.action import ActionClient
+from rclpy.node import Node
+from rclpy.time import Time
+
+from robot_skills.runtime.entry import executor_from_env, init, spin
+from robot_skills.runtime.inputs import INPUT_QOS
+from robot_skills.runtime.tracing import TRACE_QOS
+from robot_skills_interfaces.action import Speak
+from robot_skills_interfaces.msg import AsrEvent, SkillEvent
+
+
+class Relay(Node):
+    def __init__(self) -> None:
+        super().__init__('relay')
+        self.client = ActionClient(self, Speak, 'tts/speak')
+        self.pubsub_ms: list[float] = []
+        self.create_subscription(AsrEvent, 'asr/events', self._on_asr, INPUT_QOS)
+        self.events = self.create_publisher(SkillEvent, 'skill_events', TRACE_QOS)
+
+    def _on_asr(self, msg: AsrEvent) -> None:
+        now = self.get_clock().now()
+        self.pubsub_ms.append((now - Time.from_msg(msg.stamp)).nanoseconds / 1e6)
+        self.client.send_goal_async(Speak.Goal(message=msg.text)).add_done_callback(
+            self._on_accepted)
+
+    def _on_accepted(self, future) -> None:
+        future.result().get_result_async().add_done_callback(
+            lambda _: self.events.publish(SkillEvent(skill='relay', kind='idle')))
+
+
+def main() -> None:
+    init(sys.argv)
+    node = Relay()
+    executor = executor_from_env()
+    executor.add_node(node)
+    spin(executor)
+    print(json.dumps({'pubsub_ms': node.pubsub_ms}), flush=True)
+    rclpy.try_shutdown()
+
+
+if __name__ == '__main__':
+    main()
