@@ -8,7 +8,7 @@ demo: ## set up, then play config/scenarios/demo.yaml in the all-in-one simulati
 	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml
 
 test: ## set up, then lint and run the whole test suite
-	$(ENV) ruff check robot_skills test bench launch setup.py
+	$(ENV) ruff check robot_skills test bench launch setup.py scripts/lock
 	$(ENV) python -m pytest
 
 bench: ## set up, then print latency, throughput and memory figures next to the rclpy floor
@@ -24,7 +24,7 @@ lint:
 	$(ENV) ruff check robot_skills test bench launch setup.py
 
 lock: ## re-pin constraints.txt from the current environment
-	$(ENV) python -m pip freeze --exclude-editable > constraints.txt.new && mv constraints.txt.new constraints.txt
+	$(ENV) python scripts/lock
 
 clean:
 	rm -rf build install log .venv

@@ -22,7 +22,7 @@ def tree(folder: str) -> list[tuple[str, list[str]]]:
 setup(
     name=PACKAGE,
     version='0.1.0',
-    packages=find_packages(exclude=['test', 'test.*']),
+    packages=find_packages(include=['robot_skills', 'robot_skills.*']),
     data_files=[
         ('share/ament_index/resource_index/packages', [f'resource/{PACKAGE}']),
         (f'share/{PACKAGE}', ['package.xml']),
