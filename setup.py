@@ -39,6 +39,7 @@ setup(
     entry_points={
         'console_scripts': [
             'mock_hardware = robot_skills.mock_hardware.node:main',
+            'wayfinding_guide = robot_skills.wayfinding.node:main',
             'robot_skills_sim = robot_skills.sim.main:main',
         ],
     },

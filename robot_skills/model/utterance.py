@@ -36,13 +36,18 @@ class Utterance:
 
 @dataclass(frozen=True)
 class Dropped:
-    """Input that is not an utterance, with the reason (for tracing and replies)."""
+    """Input that is not an utterance, with the reason (for tracing and replies).
+
+    ``awake`` tells whether the person addressed the robot (the wake word, or
+    any remote text), so a skill answers only input it would have answered.
+    """
 
     source: Source
     reason: str
     utterance_id: str = ''
     sender_id: str = ''
     detail: str = ''
+    awake: bool = False
 
 
 class AsrJson(BaseModel):
@@ -93,4 +98,4 @@ def _checked(utterance: Utterance, max_chars: int) -> Utterance | Dropped:
     else:
         return utterance
     return Dropped(utterance.source, reason, utterance.utterance_id, utterance.sender_id,
-                   detail=f'{len(utterance.text)} characters')
+                   detail=f'{len(utterance.text)} characters', awake=utterance.awake)

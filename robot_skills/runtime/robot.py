@@ -9,8 +9,9 @@ pending, enforces the acceptance and result timeouts and waits for servers that
 are not discovered yet. A device whose server never appears is reported as a
 missing capability (``Status.UNAVAILABLE``), never as a hang.
 
-A skill passes only the devices it may use; the facade creates clients for
-nothing else, so a skill is structurally unable to drive any other device.
+A skill passes only the devices (and Trigger services) it may use; the facade
+creates clients for nothing else, so a skill is structurally unable to drive
+any other device.
 """
 
 from __future__ import annotations
@@ -87,15 +88,17 @@ class Robot:
     """The devices of one robot (relative names, so the node's namespace picks the robot)."""
 
     def __init__(self, node: Node, devices: Iterable[Device], timeouts: Callable[[], Timeouts],
-                 callback_group: CallbackGroup | None = None) -> None:
+                 callback_group: CallbackGroup | None = None,
+                 controls: Iterable[Control] | None = None) -> None:
         self._node = node
         self._timeouts = timeouts
         self.devices = frozenset(devices)
         self._actions = {d: ActionClient(node, ACTIONS[d].action_type, ACTIONS[d].name,
                                          callback_group=callback_group)
                          for d in sorted(self.devices)}
+        allowed = set(Control if controls is None else controls)
         self._services = {c: node.create_client(Trigger, c.value, callback_group=callback_group)
-                          for c in Control if c.device in self.devices}
+                          for c in Control if c.device in self.devices and c in allowed}
         self._lock = threading.Lock()
         self._pending: set[_Pending] = set()
         self._watchdog = node.create_timer(WATCHDOG_PERIOD, self._on_watchdog,
@@ -117,8 +120,9 @@ class Robot:
     def send(self, batch_id: str, commands: Sequence[Command]) -> Batch:
         """Send every command concurrently; the returned batch tracks them."""
         for command in commands:
-            if command.device not in self.devices:
-                raise ValueError(f'{command.device.value} is not a device of this skill')
+            if command.device not in self.devices or (
+                    isinstance(command, Call) and command.control not in self._services):
+                raise ValueError(f'{_name(command)} is not a device of this skill')
         batch = Batch(batch_id, commands)
         acceptance_timeout = self._timeouts().acceptance
         now = time.monotonic()

@@ -32,7 +32,7 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 from rclpy.timer import Timer
 
-from robot_skills.model.commands import Device, describe
+from robot_skills.model.commands import Control, Device, describe
 from robot_skills.model.outcomes import Acceptance, Outcome
 from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer, Effect,
                                       Event, Heard, Refused, Reply, SendBatch, SkillCore,
@@ -74,16 +74,18 @@ class _Finished:
 
 
 class SkillRunner(Generic[StateT]):
-    """The ROS shell of one skill core on ``node``, limited to ``devices``."""
+    """The ROS shell of one skill core on ``node``, limited to ``devices`` (and ``controls``,
+    by default every Trigger service of those devices)."""
 
-    def __init__(self, node: Node, core: SkillCore[StateT], devices: Iterable[Device]) -> None:
+    def __init__(self, node: Node, core: SkillCore[StateT], devices: Iterable[Device],
+                 controls: Iterable[Control] | None = None) -> None:
         self._node = node
         self._core = core
         self._state: StateT = core.initial()
         self.settings = Settings(node, RuntimeSettings)
         self._group = MutuallyExclusiveCallbackGroup()
         self.tracer = Tracer(node, core.skill)
-        self.robot = Robot(node, devices, self._timeouts, self._group)
+        self.robot = Robot(node, devices, self._timeouts, self._group, controls)
         self._replies = node.create_publisher(TextReply, 'remote_reply', REPLY_QOS)
         self._timers: dict[str, Timer] = {}
         self._in_flight: set[str] = set()

@@ -46,6 +46,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                         help='ROS parameters file for every node (default: config/params.yaml)')
     parser.add_argument('--time-scale', type=float, default=None,
                         help="mock hardware time scale (default: the scenario's, else 1.0)")
+    parser.add_argument('--log-level', default='warn', choices=('debug', 'info', 'warn', 'error'),
+                        help='log level of the nodes (default warn: the timeline tells the '
+                             'story; info shows every skill trace)')
     args = parser.parse_args(list(argv))
     if not args.scenario and not args.console:
         parser.error('give --scenario FILE or --console')
@@ -89,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f'cannot start: {error}', file=sys.stderr)
         return 1
     time_scale = args.time_scale or (scenario.time_scale if scenario else 1.0)
-    init(argv)
+    init([*argv, '--ros-args', '--log-level', args.log_level])
     executor = MultiThreadedExecutor()
     nodes: list[Node] = []
     try:

@@ -6,4 +6,8 @@ from collections.abc import Callable
 
 from rclpy.node import Node
 
-SKILL_NODES: dict[str, Callable[..., Node]] = {}
+from robot_skills.wayfinding.node import WayfindingGuide
+
+SKILL_NODES: dict[str, Callable[..., Node]] = {
+    'wayfinding_guide': WayfindingGuide,
+}

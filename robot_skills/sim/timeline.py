@@ -48,6 +48,8 @@ def command(device: str, action: str, arguments_json: str, disposition: str) -> 
 def outcome(entry: dict[str, Any]) -> tuple[str, str] | None:
     """Tag and text of a finished gesture or a failed command, from a batch_completed trace."""
     device, status = entry.get('device', ''), entry.get('status', '')
+    if entry.get('state') == 'interrupted':
+        return 'CUT', f'{device}: {entry.get("reason") or status}'
     if status != 'succeeded':
         return 'FAILED', f'{device}: {entry.get("reason") or status}'
     if device in ('arm_gesture', 'head_gesture', 'hand', 'arm'):
