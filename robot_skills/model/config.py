@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 ModelT = TypeVar('ModelT', bound=BaseModel)
 
-_LABEL_KEYS = ('name', 'id', 'formal_name', 'topic')
+_LABEL_KEYS = ('formal_name', 'name', 'key', 'id', 'topic')
 
 
 class ConfigError(Exception):
