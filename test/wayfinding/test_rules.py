@@ -163,7 +163,7 @@ def test_floors_in_every_form(talk, floor, form_index):
 
 
 @pytest.mark.parametrize('form', FORMS_503)
-def test_503_is_always_5_03B1112(talk, form):
+def test_503_is_always_5_03_b1112(talk, form):
     turn = talk.hear(f'小范小范，{form}怎么走')
     assert turn.speech == ('5杠03B1112在穿过前方茶水区后右转，走到尽头再右转直行。'
                            '经过开放协作区后，右手边第一个会议室就是B1112。')
