@@ -19,6 +19,7 @@ Latency is the mock's command-log stamp minus the event's stamp (one clock).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
@@ -40,9 +41,13 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
 from robot_skills.model.commands import ArmGesture, Speak
+from robot_skills.model.config import load
 from robot_skills.model.outcomes import Receipt, judge
-from robot_skills.model.utterance import from_asr, from_asr_json
+from robot_skills.model.skill import Heard
+from robot_skills.model.utterance import Source, Utterance, from_asr, from_asr_json
 from robot_skills.runtime import paths
+from robot_skills.wayfinding.building import Building
+from robot_skills.wayfinding.core import WayfindingCore
 from robot_skills_interfaces.action import Speak as SpeakAction
 from robot_skills_interfaces.msg import AsrEvent, HardwareCommand, SkillEvent
 
@@ -210,10 +215,35 @@ def simulation_rss() -> float:
 def measured() -> list[Measured]:
     relay = [sys.executable, '-m', 'bench.relay']
     say = [sys.executable, '-m', 'bench.say_skill']
+    question = '小范小范，贝旺路怎么走'
     return [
         Measured('floor: relay (bare rclpy)', relay, 'single', '你好', False),
         Measured('runtime: say skill', say, 'single', '你好', True),
         Measured('runtime: say skill', say, 'events', '你好', True),
+        Measured('wayfinding_guide', ['wayfinding_guide'], 'single', question, True),
+        Measured('wayfinding_guide', ['wayfinding_guide'], 'events', question, True),
+    ]
+
+
+WAYFINDING_QUESTIONS = ['小范小范，贝旺路怎么走', '3-01初心在哪里', '五零三怎么走', '三楼厕所', '哪里可以喝水',
+                        '会议室怎么走', '七楼健身房怎么走', '北望路怎么走', '四楼打印机', '库房']
+
+
+def wayfinding_cores() -> list[dict]:
+    """One utterance through the wayfinding core, round robin over typical questions."""
+    building = load(paths.config('wayfinding/building.yaml'), Building)
+    core = WayfindingCore(building, 30.0)
+    resolver, composer = core.resolver, core.composer
+    texts = itertools.cycle(WAYFINDING_QUESTIONS)
+    heard = itertools.cycle([Heard(Utterance(Source.ASR, t, True, 'u'))
+                             for t in WAYFINDING_QUESTIONS])
+    initial = core.initial()
+    return [
+        throughput('wayfinding: resolve one utterance (read, rules, phrases)',
+                   lambda: composer.answer(resolver.resolve(resolver.read(
+                       resolver.clean(next(texts)))))),
+        throughput('wayfinding: one core step (utterance -> effects)',
+                   lambda: core.step(initial, next(heard))),
     ]
 
 
@@ -238,6 +268,7 @@ def main() -> None:
                    lambda: judge(ArmGesture('welcome', 'left'),
                                  Receipt('completed', 'welcome', 'a1'))),
         throughput('judge a speech receipt', lambda: judge(Speak('你好'), Receipt('completed'))),
+        *wayfinding_cores(),
     ]
     sim_rss = simulation_rss()
     report(floor, results, cores, sim_rss)
@@ -262,7 +293,8 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float) 
     print('\n| process | RSS MB |\n|---|---|')
     print(f'| mock_hardware | {results[0]["rss_mock_mb"]:.0f} |')
     for r in results:
-        print(f'| {r["label"]} ({r["executor"]}) | {r["rss_node_mb"]:.0f} |')
+        if r['executor'] == 'single':
+            print(f'| {r["label"]} | {r["rss_node_mb"]:.0f} |')
     print(f'| robot_skills_sim, whole simulation (peak) | {sim_rss:.0f} |')
 
 
