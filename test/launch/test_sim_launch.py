@@ -7,6 +7,7 @@ is skipped at collection; test/sim/test_processes.py checks the same behaviour
 by starting the same executables as processes.
 """
 
+import json
 import os
 import unittest
 
@@ -25,7 +26,7 @@ from rclpy.action import ActionClient  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
 from robot_skills_interfaces.action import Speak  # noqa: E402
-from robot_skills_interfaces.msg import HardwareCommand  # noqa: E402
+from robot_skills_interfaces.msg import AsrEvent, HardwareCommand  # noqa: E402
 
 ROBOTS = ('q5', 'tianyi')
 TIMEOUT = 20.0
@@ -74,6 +75,25 @@ class TestSimulatedRobots(unittest.TestCase):
             while not log and self.node.get_clock().now().nanoseconds < end:
                 rclpy.spin_once(self.node, timeout_sec=0.1)
             self.assertEqual([(m.device, m.action) for m in log], [('tts', 'speak')])
+
+    def test_the_q5_guide_answers_a_visitor(self):
+        log = []
+        self.node.create_subscription(HardwareCommand, '/q5/mock_hardware/commands', log.append,
+                                      10)
+        asr = self.node.create_publisher(AsrEvent, '/q5/asr/events', 10)
+        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
+        sent = False
+        while not any(m.device == 'arm_gesture' for m in log) and \
+                self.node.get_clock().now().nanoseconds < end:
+            if not sent and asr.get_subscription_count():
+                asr.publish(AsrEvent(utterance_id='launch-1', text='小范小范，贝旺路怎么走',
+                                     kws_triggered=True, is_final=True, confidence=1.0))
+                sent = True
+            rclpy.spin_once(self.node, timeout_sec=0.5)
+        speech = [json.loads(m.arguments_json)['message'] for m in log if m.device == 'tts']
+        self.assertEqual(speech[0], '贝旺路在穿过前方茶水区，右手边第一个会议室就是贝旺路。')
+        gestures = [json.loads(m.arguments_json) for m in log if m.device == 'arm_gesture']
+        self.assertEqual([(g['action'], g['side']) for g in gestures], [('welcome', 'left')])
 
     def test_joint_states_are_published(self):
         states = []
