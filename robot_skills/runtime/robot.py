@@ -54,18 +54,22 @@ class Batch:
         self._outcomes: list[Outcome | None] = [None] * len(self.commands)
 
     def _record_acceptance(self, index: int, acceptance: Acceptance) -> Callable[[], None] | None:
-        self._acceptances[index] = acceptance
-        if all(a is not None for a in self._acceptances):
-            result = tuple(self._acceptances)
-            return lambda: self.returned.set_result(result)
-        return None
+        return _fill(self._acceptances, index, acceptance, self.returned)
 
     def _record_outcome(self, index: int, outcome: Outcome) -> Callable[[], None] | None:
-        self._outcomes[index] = outcome
-        if all(o is not None for o in self._outcomes):
-            result = tuple(self._outcomes)
-            return lambda: self.completed.set_result(result)
-        return None
+        return _fill(self._outcomes, index, outcome, self.completed)
+
+
+def _fill(slots: list, index: int, value: object, barrier: Future) -> Callable[[], None] | None:
+    """Record one value; once every slot is filled, the action that resolves the barrier.
+
+    The action is returned rather than run so the caller can run it outside its lock.
+    """
+    slots[index] = value
+    if all(slot is not None for slot in slots):
+        result = tuple(slots)
+        return lambda: barrier.set_result(result)
+    return None
 
 
 @dataclass(eq=False)

@@ -55,6 +55,16 @@ class Rig:
                                  for k, v in values.items()]))
         return response.results
 
+    def speak_with_feedback(self, message: str):
+        """A raw tts/speak goal: its handle and the feedback list it fills."""
+        client = ActionClient(self.probe, SpeakAction, 'tts/speak')
+        assert client.wait_for_server(timeout_sec=5.0)
+        feedback = []
+        handle = self.ros.wait(client.send_goal_async(
+            SpeakAction.Goal(message=message),
+            feedback_callback=lambda msg: feedback.append(msg.feedback)))
+        return handle, feedback
+
     def dispositions(self, count: int) -> list[tuple[str, str, str]]:
         self.ros.until(lambda: len(self.log.messages) >= count, what=f'{count} commands')
         return [(m.device, m.action, m.disposition) for m in self.log.messages]
@@ -85,12 +95,7 @@ def test_speech_completes_after_its_modelled_duration(rig):
 
 def test_speech_feedback_reports_speaking_and_progress(rig):
     r = rig(time_scale=0.2, feedback_period=0.05)
-    client = ActionClient(r.probe, SpeakAction, 'tts/speak')
-    assert client.wait_for_server(timeout_sec=5.0)
-    feedback = []
-    handle = r.ros.wait(client.send_goal_async(
-        SpeakAction.Goal(message='一二三四五六七八九'),
-        feedback_callback=lambda msg: feedback.append(msg.feedback)))
+    handle, feedback = r.speak_with_feedback('一二三四五六七八九')
     result = r.ros.wait(handle.get_result_async()).result
     assert result.state == 'completed'
     assert feedback and all(f.state == 'speaking' for f in feedback)
@@ -101,12 +106,7 @@ def test_speech_feedback_reports_speaking_and_progress(rig):
 
 def test_pause_holds_the_speech_and_resume_continues_it(rig):
     r = rig(time_scale=0.25, feedback_period=0.02)
-    client = ActionClient(r.probe, SpeakAction, 'tts/speak')
-    assert client.wait_for_server(timeout_sec=5.0)
-    feedback = []
-    handle = r.ros.wait(client.send_goal_async(
-        SpeakAction.Goal(message='一二三四五六七八九'),
-        feedback_callback=lambda msg: feedback.append(msg.feedback)))
+    handle, feedback = r.speak_with_feedback('一二三四五六七八九')
     result = handle.get_result_async()
     r.ros.until(lambda: any(f.chars_spoken >= 2 for f in feedback), what='some speech')
     paused_at = time.monotonic()
