@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from robot_skills.model.commands import Speak
-from robot_skills.model.skill import (BatchCompleted, Event, Heard, Refused, Reply, SendBatch,
-                                      StartTimer, Step, TimerFired, Trace)
+from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, Event, Heard,
+                                      Refused, Reply, SendBatch, StartTimer, Step, TimerFired,
+                                      Trace)
 from robot_skills.model.utterance import Source
 
 
@@ -36,6 +37,9 @@ class EchoCore:
                 raise RuntimeError('the core has a bug')
             if text == 'timer':
                 return Step(state, (StartTimer('wake', 0.05),))
+            if text == 'both':
+                return Step(replace(state, speaking=True),
+                            (SendBatch('both', (Speak('一'), Speak('二')), Barrier.BOTH),))
             if not event.utterance.awake:
                 return Step(state, (Trace('ignored', detail={'why': 'asleep'}),))
             turn = state.turns + 1
@@ -43,6 +47,8 @@ class EchoCore:
             reply_to = (event.utterance.utterance_id, event.utterance.sender_id) if remote else None
             return Step(replace(state, turns=turn, speaking=True, reply_to=reply_to),
                         (SendBatch(f'say-{turn}', (Speak(text),)),))
+        if isinstance(event, BatchReturned):
+            return Step(state, (Trace('returned', detail={'accepted': event.all_accepted}),))
         if isinstance(event, BatchCompleted):
             effects = [Trace('answered', detail={'ok': event.all_ok})]
             if state.reply_to:

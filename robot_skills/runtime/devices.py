@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from robot_skills.model.commands import (ArmGesture, ArmMovePos, Control, Device, GoalCommand,
-                                         Hand, HeadGesture, Speak)
+from robot_skills.model.commands import (ArmGesture, ArmMovePos, Device, GoalCommand, Hand,
+                                         HeadGesture, Speak)
 from robot_skills.model.outcomes import Receipt
 from robot_skills_interfaces.action import ArmGesture as ArmGestureAction
 from robot_skills_interfaces.action import ArmMovePos as ArmMovePosAction
@@ -37,9 +37,6 @@ ACTIONS: dict[Device, ActionSpec] = {spec.device: spec for spec in (
     ActionSpec(Device.ARM, ArmMovePosAction, 'arm/move_pos'),
     ActionSpec(Device.HAND, HandGestureAction, 'hand'),
 )}
-
-# The std_srvs/Trigger services of the contract; each belongs to one device.
-CONTROLS: tuple[Control, ...] = tuple(Control)
 
 
 def to_goal(command: GoalCommand) -> Any:

@@ -133,6 +133,18 @@ def test_a_core_exception_is_traced_and_the_node_keeps_working(rig):
     assert [m.action for m in r.ros.until(lambda: r.log.messages)] == ['speak']
 
 
+def test_a_both_barrier_reports_the_return_then_the_completion(rig):
+    r = rig()
+    r.say('both')
+    r.settle(1)
+    kinds = [k for k in r.kinds() if k in ('batch_returned', 'returned', 'batch_completed',
+                                            'answered')]
+    assert kinds == ['batch_returned', 'returned', 'batch_completed', 'answered']
+    assert r.details('returned') == [{'accepted': True}]
+    assert [m.action for m in r.ros.until(lambda: len(r.log.messages) == 2 and r.log.messages)
+            ] == ['speak', 'speak']
+
+
 def test_timers_fire_back_into_the_core(rig):
     r = rig()
     r.say('timer')
