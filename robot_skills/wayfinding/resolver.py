@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, replace
 
 from robot_skills.wayfinding.building import Building, Index, Place
-from robot_skills.wayfinding.phonetic import PhoneticIndex
+from robot_skills.language.pinyin import PhoneticIndex
 from robot_skills.wayfinding.text import (RoomNumber, floors_mentioned, normalise,
                                           room_numbers, strip_wake_word)
 

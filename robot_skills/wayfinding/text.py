@@ -4,8 +4,7 @@ ASR and keyboards write the same thing many ways: full-width characters, four
 kinds of dash, room numbers in Chinese numerals (五零三, 五百零三), spaces inside
 numbers, the wake word at the start. ``normalise`` folds those into one form;
 ``room_numbers`` and ``floors_mentioned`` read numbers and floors out of it.
-Numerals go through cn2an, pinyin through pypinyin (cached per character:
-calling pypinyin per utterance costs ~0.2 ms, a dictionary lookup ~0.1 us).
+Numerals go through cn2an, sounds through ``robot_skills.language.pinyin``.
 """
 
 from __future__ import annotations
@@ -13,10 +12,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cache
 
 import cn2an
-from pypinyin import Style, lazy_pinyin
+
+from robot_skills.language.pinyin import syllables
 
 CN_DIGIT = '零〇一二三四五六七八九'
 CN_VALUE = {ch: str(max(0, i - 1)) for i, ch in enumerate(CN_DIGIT)}   # 零 and 〇 are 0
@@ -80,13 +79,3 @@ def floors_mentioned(text: str) -> list[tuple[int, int, int]]:
             continue
         found.append((number, match.start(), match.end()))
     return found
-
-
-@cache
-def syllable(ch: str) -> str:
-    """Toneless pinyin of one character (the character itself when it has none)."""
-    return lazy_pinyin(ch, style=Style.NORMAL)[0].lower()
-
-
-def syllables(text: str) -> tuple[str, ...]:
-    return tuple(syllable(ch) for ch in text)

@@ -1,7 +1,9 @@
-"""Finding configured names that ASR wrote with other characters of the same sound.
+"""How Chinese sounds: toneless pinyin per character, and names found by sound.
 
-ASR often hears 初心 as 出新 or 贝旺路 as 北望路: same pinyin, other characters.
-The match is conservative so that nothing unconfigured is ever matched:
+ASR often writes a word with other characters of the same sound. The match
+is conservative so that nothing unconfigured is ever matched.
+
+Examples: 初心 heard as 出新, 贝旺路 as 北望路. The rules:
 
 * names of two or three characters match only when every syllable is the same
   (tones ignored): 出新 -> 初心, never 出行 -> 初心;
@@ -19,11 +21,19 @@ from functools import cache
 
 from pypinyin import Style, lazy_pinyin
 
-from robot_skills.wayfinding.text import syllable
-
 FOLD_INITIALS = (('zh', 'z'), ('ch', 'c'), ('sh', 's'), ('l', 'n'))
 FOLD_FINALS = (('ang', 'an'), ('eng', 'en'), ('ing', 'in'))
 LONG_NAME = 4
+
+
+@cache
+def syllable(ch: str) -> str:
+    """Toneless pinyin of one character (the character itself when it has none)."""
+    return lazy_pinyin(ch, style=Style.NORMAL)[0].lower()
+
+
+def syllables(text: str) -> tuple[str, ...]:
+    return tuple(syllable(ch) for ch in text)
 
 
 @cache
