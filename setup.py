@@ -40,6 +40,7 @@ setup(
         'console_scripts': [
             'mock_hardware = robot_skills.mock_hardware.node:main',
             'wayfinding_guide = robot_skills.wayfinding.node:main',
+            'classroom_presenter = robot_skills.classroom.node:main',
             'robot_skills_sim = robot_skills.sim.main:main',
         ],
     },

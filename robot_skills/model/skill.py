@@ -62,7 +62,14 @@ class TimerFired:
     name: str
 
 
-Event = Heard | Refused | BatchReturned | BatchCompleted | TimerFired
+@dataclass(frozen=True)
+class Capabilities:
+    """The robot's devices were looked for at startup; ``missing`` lists those not found."""
+
+    missing: tuple[str, ...]
+
+
+Event = Heard | Refused | BatchReturned | BatchCompleted | TimerFired | Capabilities
 
 
 # ---- effects: core outputs -----------------------------------------------------
@@ -114,6 +121,8 @@ class CancelTimer:
 
 
 Effect = SendBatch | Reply | Trace | StartTimer | CancelTimer
+# A skill may emit effects of its own types (e.g. fetching a lesson); its node
+# registers a handler for each with the runner, which reports back as events.
 
 StateT = TypeVar('StateT')
 

@@ -13,7 +13,13 @@ carried out. After a drain that handled input, or that emptied the set of
 batches in flight, the runner traces ``idle``: the robot has finished reacting.
 
 Traces are collected while a step runs and published after its goals are
-sent, in the order they were taken: tracing never delays the robot.
+sent, in the order they were taken: tracing never delays the robot. Each
+``batch_sent`` trace that a barrier released carries ``release_to_send_ms``:
+the time from the awaited result arriving to the next goals being sent.
+
+Skill-specific effects go to the handlers the node registers; work a handler
+does on another thread comes back through ``post_threadsafe``, which wakes the
+executor with a guard condition so the core still steps on the executor.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -34,9 +40,9 @@ from rclpy.timer import Timer
 
 from robot_skills.model.commands import Control, Device, describe
 from robot_skills.model.outcomes import Acceptance, Outcome
-from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer, Effect,
-                                      Event, Heard, Refused, Reply, SendBatch, SkillCore,
-                                      StartTimer, StateT, TimerFired, Trace)
+from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer,
+                                      Capabilities, Effect, Event, Heard, Refused, Reply,
+                                      SendBatch, SkillCore, StartTimer, StateT, TimerFired, Trace)
 from robot_skills.model.utterance import Dropped, Utterance
 from robot_skills.runtime.inputs import InputChannels
 from robot_skills.runtime.params import Settings, setting
@@ -78,7 +84,8 @@ class SkillRunner(Generic[StateT]):
     by default every Trigger service of those devices)."""
 
     def __init__(self, node: Node, core: SkillCore[StateT], devices: Iterable[Device],
-                 controls: Iterable[Control] | None = None) -> None:
+                 controls: Iterable[Control] | None = None,
+                 handlers: Mapping[type, Callable[[Any], None]] | None = None) -> None:
         self._node = node
         self._core = core
         self._state: StateT = core.initial()
@@ -93,6 +100,10 @@ class SkillRunner(Generic[StateT]):
         self._stepping = threading.Lock()
         self._was_busy = False
         self._outbox: deque[tuple[str, str, str, dict[str, Any] | None]] = deque()
+        self._handlers = dict(handlers or {})
+        self._released_at: float | None = None
+        self._from_threads: deque[Event] = deque()
+        self._wake = node.create_guard_condition(self._take_from_threads, self._group)
         InputChannels(node, self._on_input, lambda: self.settings.value.max_input_chars,
                       self._group)
         self._started = time.monotonic()
@@ -129,7 +140,7 @@ class SkillRunner(Generic[StateT]):
             self._trace('degraded', {'missing_capabilities': missing})
         else:
             self._trace('capabilities', {'available': sorted(self.robot.capabilities())})
-        self._flush()
+        self.post(Capabilities(tuple(missing)))
 
     # ---- events ------------------------------------------------------------------
 
@@ -146,6 +157,15 @@ class SkillRunner(Generic[StateT]):
                                   'sender_id': item.sender_id, 'awake': item.awake,
                                   'text': item.text})
             self.post(Heard(item))
+
+    def post_threadsafe(self, event: Event) -> None:
+        """Hand an event over from any thread; it is stepped on the executor."""
+        self._from_threads.append(event)
+        self._wake.trigger()
+
+    def _take_from_threads(self) -> None:
+        while self._from_threads:
+            self.post(self._from_threads.popleft())
 
     def post(self, event: Event | _Finished) -> None:
         """Queue an event and drain the queue unless a drain is already running."""
@@ -171,6 +191,7 @@ class SkillRunner(Generic[StateT]):
         if not busy and (handled_input or self._was_busy):
             self._trace('idle')
         self._was_busy = busy
+        self._released_at = None
         self._flush()
 
     def _step(self, event: Event) -> None:
@@ -206,33 +227,47 @@ class SkillRunner(Generic[StateT]):
                 effect.seconds, lambda name=effect.name: self._on_timer(name), self._group)
         elif isinstance(effect, CancelTimer):
             self._cancel_timer(effect.name)
+        elif type(effect) in self._handlers:
+            self._trace('effect', {'type': type(effect).__name__})
+            self._handlers[type(effect)](effect)
+        else:
+            raise TypeError(f'no handler for the effect {effect!r}')
 
     def _send(self, effect: SendBatch) -> None:
         self._in_flight.add(effect.batch_id)
         batch = self.robot.send(effect.batch_id, effect.commands)
-        self._trace('batch_sent', {'batch_id': effect.batch_id,
-                                   'commands': [describe(c) for c in effect.commands]})
+        detail: dict[str, Any] = {'batch_id': effect.batch_id,
+                                  'commands': [describe(c) for c in effect.commands]}
+        if self._released_at is not None:
+            detail['release_to_send_ms'] = round((time.perf_counter() - self._released_at) * 1e3,
+                                                 3)
+        self._trace('batch_sent', detail)
         batch.returned.add_done_callback(
             lambda f: self._on_returned(effect, f))
         batch.completed.add_done_callback(
             lambda f: self._on_completed(effect, f))
 
     def _on_returned(self, effect: SendBatch, future: Future) -> None:
+        arrived = time.perf_counter()
         acceptances: tuple[Acceptance, ...] = future.result()
         self._trace('batch_returned', {'batch_id': effect.batch_id, 'acceptances': [
             {'device': a.command.device, 'accepted': a.accepted, 'status': a.status,
              'reason': a.reason} for a in acceptances]})
         if effect.barrier in (Barrier.RETURNED, Barrier.BOTH):
+            self._released_at = arrived
             self.post(BatchReturned(effect.batch_id, acceptances))
         else:
             self._flush()
 
     def _on_completed(self, effect: SendBatch, future: Future) -> None:
+        arrived = time.perf_counter()
         outcomes: tuple[Outcome, ...] = future.result()
         self._trace('batch_completed', {'batch_id': effect.batch_id, 'outcomes': [
             {'device': o.command.device, 'status': o.status, 'state': o.receipt.state,
              'gesture': o.receipt.gesture, 'reason': o.reason} for o in outcomes]})
         wanted = effect.barrier in (Barrier.COMPLETED, Barrier.BOTH)
+        if wanted:
+            self._released_at = arrived
         self.post(_Finished(effect.batch_id,
                             BatchCompleted(effect.batch_id, outcomes) if wanted else None))
 

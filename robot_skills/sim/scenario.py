@@ -27,7 +27,8 @@ class Expect(Strict):
 
     said: list[str] | None = Field(None, description='exact tts/speak messages, in order')
     gestures: list[str] | None = Field(
-        None, description='gestures as "device action side", e.g. "arm_gesture welcome left"')
+        None, description='gestures as "device action side", e.g. "arm_gesture welcome left"; '
+                          'compared in any order (goals of one batch have none)')
     replies: list[str] | None = Field(None, description='exact remote_reply texts, in order')
 
 
@@ -84,6 +85,8 @@ def check(index: int, step: Step, observed: Observed) -> list[str]:
     for name in ('said', 'gestures', 'replies'):
         wanted = getattr(step.expect, name)
         got = getattr(observed, name)
+        if name == 'gestures' and wanted is not None:
+            wanted, got = sorted(wanted), sorted(got)
         if wanted is not None and wanted != got:
             problems.append(f'step {index + 1} ({step.robot}): expected {name} {wanted}, '
                             f'got {got}')

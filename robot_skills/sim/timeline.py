@@ -50,6 +50,8 @@ def outcome(entry: dict[str, Any]) -> tuple[str, str] | None:
     device, status = entry.get('device', ''), entry.get('status', '')
     if entry.get('state') == 'interrupted':
         return 'CUT', f'{device}: {entry.get("reason") or status}'
+    if entry.get('state') == 'cancelled' and 'preempted' in entry.get('reason', ''):
+        return 'REPLACED', f'{device}: by the next command to the same device'
     if status != 'succeeded':
         return 'FAILED', f'{device}: {entry.get("reason") or status}'
     if device in ('arm_gesture', 'head_gesture', 'hand', 'arm'):

@@ -1,0 +1,695 @@
+"""The TianYi 2.0 classroom presenter as a pure state machine (no rclpy).
+
+The document's batch list (标准课堂流程 / 0. 推理批次编排) is the machine: each
+batch is one set of goals sent together, and the next batch starts only at the
+barrier the document names:
+
+ 1. welcome: arm_gesture welcome (both, 1, 1.0) ∥ welcome speech (∥ one head
+    scan for courses over 3 minutes); completion barrier;
+ 2. opening transition: "下面我们进入第一个知识点。"; completion barrier, then
+    ``opening_stage=ready_for_first_point``;
+ 3. number formation (points 1-5): arm/move_pos display pose ∥ hand number;
+    the barrier is acceptance ("都被接受后");
+ 4. lecture: title and body in one speech ∥ right hand open_palm ∥ both arms
+    to zeros; the speech's completion is the barrier;
+ 5. question + "你能告诉我答案吗？", then wait for a real answer;
+ 6. feedback: head nod | tilt | shake ∥ feedback speech (a failed nod or shake
+    receipt is retried once, head only, before anything else; a second
+    failure leaves the feedback voice-only; never a tilt instead);
+ 7. "下面我们开始下一个知识点。", then 3. for the next point;
+ 8. the last feedback (no farewell in it), then
+ 9. farewell: summary speech ∥ arm_gesture welcome (right, 2, 1.0);
+10. ``course_completed``.
+
+Degradations: more than 5 points are numbered by voice only; any arm/hand
+error sets ``number_gesture_disabled``; a welcome error makes the lesson
+voice-only; a failed speech (welcome, transition, lecture, question) stops the
+physical lesson with a report; missing devices at start: no tts, no lesson;
+no motion, voice only. Pause / continue / stop follow section 6.
+
+Assumptions where the document is silent (also in the README): the head scan
+of long courses goes into the welcome batch (it is "at the opening" and uses no
+arm); a topic with fewer points than requested is taught with all it has, and
+the welcome says how many; after "继续" when tts/resume fails, the robot
+interrupts what is left of the paused speech, says where it resumes, and goes
+on with the next batch, so nothing already said is replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from robot_skills.classroom.grading import Grade, Grader, Tier
+from robot_skills.classroom.lesson import Library, Lesson, Phrases
+from robot_skills.classroom.quota import (DEFAULT_MINUTES, DEFAULT_POINTS, Feedback, Plan,
+                                          PlanError, plan, plan_direct)
+from robot_skills.classroom.words import Command, Lexicon, Mode, Reader, Request
+from robot_skills.language.text import hanzi, ordinal
+from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Command as DeviceCommand,
+                                         Control, Fingers, Hand, HeadGesture, Speak)
+from robot_skills.model.outcomes import Outcome, Status
+from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, Capabilities,
+                                      Effect, Event, Heard, SendBatch, Step, Trace)
+
+NEUTRAL = (0.0,) * 7
+DISPLAY_RIGHT = (0.0, 0.0, 0.0, -100.0, 90.0, 0.0, -70.0)
+RAW_THUMB = 92
+NUMBER_HANDS = {
+    1: Hand('point', 'right'),
+    2: Hand('victory', 'right'),
+    3: Hand('set_fingers_raw', 'right', Fingers(little=100, thumb_bend=RAW_THUMB)),
+    4: Hand('set_fingers_raw', 'right', Fingers(thumb_bend=RAW_THUMB)),
+    5: Hand('open_palm', 'right'),
+}
+HEAD_FOR = {Tier.CORRECT: 'nod', Tier.PARTIAL: 'tilt', Tier.INCORRECT: 'shake'}
+LONG_COURSE_MINUTES = 3
+ANSWER_LIMIT = 60
+MOTION = ('arm_gesture', 'head_gesture', 'arm/move_pos', 'hand')
+
+
+@dataclass(frozen=True)
+class FetchLesson:
+    """Effect: ask the content provider for a lesson on ``topic`` (the node does the I/O)."""
+
+    topic: str
+    minutes: float
+    points: int
+
+
+@dataclass(frozen=True)
+class LessonFetched:
+    """Event: what the content provider returned (``lesson`` None when it could not)."""
+
+    topic: str
+    lesson: Lesson | None
+    error: str = ''
+
+
+@dataclass(frozen=True)
+class Course:
+    """One lesson, from the request to ``course_completed``; the document's variables."""
+
+    number: int
+    topic: str = ''
+    lesson: Lesson | None = None
+    minutes: float = DEFAULT_MINUTES
+    points: int = DEFAULT_POINTS
+    presentation_mode: str = 'unconfirmed'     # unconfirmed | classroom | direct | completed
+    awaiting_state: str = 'none'               # awaiting_mode_confirmation | awaiting_topic |
+    #                                            awaiting_answer | paused | none
+    opening_stage: str = 'not_started'         # -> welcome_started -> ready_for_first_point
+    closing: str = 'in_progress'               # -> closing_feedback -> closing -> course_completed
+    current_point: int = 0
+    number_gesture_disabled: bool = False
+    voice_only: bool = False
+    head_feedback_retry_pending: str = ''      # '' | nod | shake
+    tts_chars_used: int = 0
+    plan: Plan | None = None
+    utterances: tuple[str, ...] = ()           # direct mode
+    phase: str = 'asking'
+    waiting_for: str = ''                      # the batch whose barrier the flow waits for
+    batches: int = 0
+    follow_up_asked: bool = False
+    answer_early: str = ''                     # an answer heard while the question was said
+    grade: Grade | None = None
+    last_speech: str = ''
+    paused: tuple[str, str, str] = ('', '', '')   # phase, awaiting_state, waiting_for
+    held: tuple[Event, ...] = ()
+    pause_cut_speech: bool = False
+    asked_mode: Mode | None = None
+    stopped: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.presentation_mode != 'completed'
+
+    @property
+    def point_count(self) -> int:
+        return len(self.plan.points) if self.plan else 0
+
+
+@dataclass(frozen=True)
+class ClassroomState:
+    course: Course | None = None
+    lessons: int = 0
+    missing: frozenset[str] = field(default_factory=frozenset)
+    last_topic: str = ''
+
+
+TRACED = ('presentation_mode', 'awaiting_state', 'opening_stage', 'closing', 'current_point',
+          'number_gesture_disabled', 'voice_only', 'head_feedback_retry_pending',
+          'tts_chars_used')
+
+
+class ClassroomCore:
+    """Decides every batch of the classroom presenter."""
+
+    skill = 'classroom_presenter'
+
+    def __init__(self, library: Library, phrases: Phrases, lexicon: Lexicon,
+                 provider: bool = False) -> None:
+        self.library = library
+        self.phrases = phrases
+        self.read = Reader(lexicon, library.names())
+        self.grader = Grader(lexicon)
+        self.provider = provider
+
+    def initial(self) -> ClassroomState:
+        return ClassroomState()
+
+    def label(self, state: ClassroomState) -> str:
+        course = state.course
+        if course is None or not course.active:
+            return 'idle'
+        return course.awaiting_state if course.awaiting_state != 'none' else course.phase
+
+    def session_id(self, state: ClassroomState) -> str:
+        return f'lesson-{state.course.number}' if state.course else ''
+
+    # ---- events -------------------------------------------------------------------------
+
+    def step(self, state: ClassroomState, event: Event) -> Step[ClassroomState]:
+        if isinstance(event, Capabilities):
+            return Step(replace(state, missing=frozenset(event.missing)),
+                        (Trace('devices', detail={'missing': list(event.missing)}),))
+        if isinstance(event, Heard):
+            return self._heard(state, event.utterance.text)
+        if isinstance(event, LessonFetched):
+            return self._fetched(state, event)
+        if isinstance(event, (BatchReturned, BatchCompleted)):
+            return self._result(state, event)
+        return Step(state)
+
+    def _heard(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
+        course = state.course
+        if course is None or not course.active:
+            return self._new_request(state, text)
+        command = self.read.command(text)
+        if command is Command.STOP:
+            return self._stop(state)
+        if course.awaiting_state == 'paused':
+            if command is Command.RESUME:
+                return self._resume(state)
+            return self._ignore(state, 'paused: only 继续 or 停止 count', text)
+        if command is Command.PAUSE and course.presentation_mode in ('classroom', 'direct'):
+            return self._pause(state)
+        if course.phase == 'asking' and course.awaiting_state in ('awaiting_mode_confirmation',
+                                                                  'awaiting_topic'):
+            return self._set(state, replace(course, answer_early=text),   # still asking
+                             [Trace('answer_early', detail={'text': text})])
+        if course.awaiting_state == 'awaiting_mode_confirmation':
+            return self._mode_reply(state, text)
+        if course.awaiting_state == 'awaiting_topic':
+            return self._topic_reply(state, text)
+        if course.awaiting_state == 'awaiting_answer':
+            if course.phase in ('question', 'reask', 'off_topic'):   # still speaking: keep it
+                return self._set(state, replace(course, answer_early=text),
+                                 [Trace('answer_early', detail={'text': text})])
+            return self._answer(state, text)
+        return self._ignore(state, f'busy with {course.phase}', text)
+
+    def _ignore(self, state: ClassroomState, why: str, text: str = '') -> Step[ClassroomState]:
+        return Step(state, (Trace('ignored', detail={'why': why, 'text': text}),))
+
+    # ---- requests -----------------------------------------------------------------------
+
+    def _new_request(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
+        request = self.read.request(text)
+        if request.again and state.last_topic and not request.topic:
+            request = replace(request, teaching=True, topic=state.last_topic)
+        if not request.teaching or (self.read.command(text) and not request.topic):
+            return self._ignore(state, 'not a request to teach a topic', text)
+        if 'tts/speak' in state.missing:
+            return Step(state, (Trace('refused', detail={
+                'why': 'no tts/speak on this robot: a lesson cannot be given',
+                'request': text}),))
+        course = Course(state.lessons + 1, minutes=request.minutes or DEFAULT_MINUTES,
+                        points=request.points or DEFAULT_POINTS, asked_mode=request.mode,
+                        number_gesture_disabled=any(d in state.missing
+                                                    for d in ('arm/move_pos', 'hand')))
+        state = replace(state, lessons=course.number)
+        trace = Trace('request', detail={'text': text, 'topic': request.topic,
+                                         'other_topic': request.other_topic,
+                                         'mode': request.mode, 'minutes': request.minutes,
+                                         'points': request.points})
+        step = self._with_topic(state, course, request)
+        return Step(step.state, (trace, *step.effects))
+
+    def _with_topic(self, state: ClassroomState, course: Course,
+                    request: Request) -> Step[ClassroomState]:
+        if request.topic:
+            return self._with_lesson(state, replace(course, topic=request.topic),
+                                     self.library.lessons[request.topic])
+        if request.other_topic:
+            course = replace(course, topic=request.other_topic)
+            if self.provider:
+                return self._set(state, replace(course, phase='fetching'), [
+                    FetchLesson(course.topic, course.minutes, course.points)])
+            return self._finish_with(state, course, self.phrases.no_material.format(
+                topic=course.topic), 'no_material')
+        return self._say(state, replace(course, awaiting_state='awaiting_topic'), 'asking',
+                         self.phrases.topic_question)
+
+    def _fetched(self, state: ClassroomState, event: LessonFetched) -> Step[ClassroomState]:
+        course = state.course
+        if course is None or course.phase != 'fetching' or course.topic != event.topic:
+            return self._ignore(state, 'a lesson that is no longer wanted', event.topic)
+        if event.lesson is None:
+            return self._finish_with(state, course, self.phrases.no_material.format(
+                topic=course.topic), 'no_material', {'provider': event.error})
+        return self._with_lesson(state, course, event.lesson)
+
+    def _with_lesson(self, state: ClassroomState, course: Course,
+                     lesson: Lesson) -> Step[ClassroomState]:
+        course = replace(course, lesson=lesson, topic=lesson.topic)
+        state = replace(state, last_topic=lesson.topic)
+        if course.asked_mode is None:
+            return self._say(state, replace(course, awaiting_state='awaiting_mode_confirmation'),
+                             'asking', self.phrases.mode_question)
+        return self._begin(state, course, course.asked_mode)
+
+    def _mode_reply(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
+        course = state.course
+        assert course is not None
+        request = self.read.request(text)
+        if request.topic and request.topic != course.topic:    # a new, complete request
+            return self._new_request(replace(state, course=None), text)
+        mode = self.read.mode_reply(text)
+        if mode is not None:
+            return self._begin(state, replace(course, awaiting_state='none'), mode)
+        if course.follow_up_asked:
+            return self._ignore(state, 'still no choice of mode', text)
+        return self._say(state, replace(course, follow_up_asked=True), 'asking',
+                         self.phrases.mode_follow_up)
+
+    def _topic_reply(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
+        course = state.course
+        assert course is not None
+        request = self.read.request(text)
+        topic = request.topic or request.other_topic
+        if not topic:
+            return self._ignore(state, 'no topic heard', text)
+        mode = request.mode or course.asked_mode
+        return self._with_topic(state, replace(course, awaiting_state='none', asked_mode=mode),
+                                replace(request, topic=request.topic,
+                                        other_topic=request.other_topic))
+
+    def _begin(self, state: ClassroomState, course: Course, mode: Mode) -> Step[ClassroomState]:
+        lesson = course.lesson
+        assert lesson is not None
+        points = min(course.points, len(lesson.points))
+        effects: list[Effect] = []
+        if points < course.points:
+            effects.append(Trace('degraded', detail={
+                'why': f'{lesson.topic} has {len(lesson.points)} points', 'asked': course.points}))
+        try:
+            if mode is Mode.DIRECT:
+                direct = plan_direct(lesson, self.phrases, course.minutes, points)
+                course = replace(course, presentation_mode='direct', utterances=direct.utterances)
+            else:
+                course = replace(course, presentation_mode='classroom',
+                                 plan=plan(lesson, self.phrases, course.minutes, points))
+        except PlanError as error:
+            text = self.phrases.cannot_fit.format(count=ordinal(points),
+                                                  minutes=f'{course.minutes:g}')
+            return self._finish_with(state, course, text, 'cannot_fit',
+                                     {'problems': error.problems})
+        effects.append(Trace('course', detail={'mode': mode, 'topic': lesson.topic,
+                                               'minutes': course.minutes, 'points': points}))
+        step = self._direct_next(state, course) if mode is Mode.DIRECT else self._welcome(
+            state, course)
+        return Step(step.state, (*effects, *step.effects))
+
+    # ---- sending ------------------------------------------------------------------------
+
+    def _batch(self, course: Course, name: str, commands: list[DeviceCommand],
+               barrier: Barrier = Barrier.COMPLETED) -> tuple[Course, SendBatch]:
+        number = course.batches + 1
+        batch = SendBatch(f'{course.number}:{name}:{number}', tuple(commands), barrier)
+        spoken = [c.message for c in commands if isinstance(c, Speak)]
+        course = replace(course, batches=number,
+                         tts_chars_used=course.tts_chars_used + sum(hanzi(s) for s in spoken),
+                         last_speech=spoken[-1] if spoken else course.last_speech)
+        return course, batch
+
+    def _say(self, state: ClassroomState, course: Course, phase: str, text: str,
+             others: list[DeviceCommand] | None = None,
+             barrier: Barrier = Barrier.COMPLETED) -> Step[ClassroomState]:
+        """Send ``text`` (with ``others`` in the same batch); the flow waits for it."""
+        course, batch = self._batch(course, phase, [*(others or []), Speak(text)], barrier)
+        return self._set(state, replace(course, phase=phase, waiting_for=batch.batch_id), [batch])
+
+    def _set(self, state: ClassroomState, course: Course,
+             effects: list) -> Step[ClassroomState]:
+        before = state.course
+        changed = {name: getattr(course, name) for name in TRACED
+                   if before is None or getattr(before, name) != getattr(course, name)}
+        trace = [Trace('variables', detail=changed)] if changed else []
+        return Step(replace(state, course=course), (*trace, *effects))
+
+    def _finish_with(self, state: ClassroomState, course: Course, text: str, why: str,
+                     detail: dict | None = None) -> Step[ClassroomState]:
+        """Say one last thing and end the course (no material, cannot fit ...)."""
+        step = self._say(state, replace(course, awaiting_state='none'), 'ending', text)
+        return Step(step.state, (Trace('ending', detail={'why': why, **(detail or {})}),
+                                 *step.effects))
+
+    def _can(self, state: ClassroomState, device: str, course: Course) -> bool:
+        return device not in state.missing and not course.voice_only
+
+    # ---- the classroom batches -------------------------------------------------------------
+
+    def _welcome(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
+        assert course.plan is not None
+        others: list[DeviceCommand] = []
+        if self._can(state, 'arm_gesture', course):
+            others.append(ArmGesture('welcome', 'both', 1, 1.0))
+        if course.minutes > LONG_COURSE_MINUTES and self._can(state, 'head_gesture', course):
+            others.append(HeadGesture('scan'))
+        return self._say(state, replace(course, opening_stage='welcome_started'), 'welcome',
+                         course.plan.welcome, others)
+
+    def _start_point(self, state: ClassroomState, course: Course,
+                     number: int) -> Step[ClassroomState]:
+        course = replace(course, current_point=number, grade=None, answer_early='')
+        if (number <= len(NUMBER_HANDS) and not course.number_gesture_disabled
+                and self._can(state, 'arm/move_pos', course) and self._can(state, 'hand', course)):
+            course, batch = self._batch(course, 'forming', [
+                ArmMovePos(NEUTRAL, DISPLAY_RIGHT, 1.0), NUMBER_HANDS[number]], Barrier.BOTH)
+            return self._set(state, replace(course, phase='forming', waiting_for=batch.batch_id),
+                             [batch])
+        return self._lecture(state, course, reset=False)
+
+    def _lecture(self, state: ClassroomState, course: Course, reset: bool,
+                 reset_hand: bool = True, reset_arm: bool = True) -> Step[ClassroomState]:
+        assert course.plan is not None
+        planned = course.plan.points[course.current_point - 1]
+        effects: list = []
+        if reset and (reset_hand or reset_arm):
+            commands: list[DeviceCommand] = []
+            if reset_hand:
+                commands.append(Hand('open_palm', 'right'))
+            if reset_arm:
+                commands.append(ArmMovePos(NEUTRAL, NEUTRAL, 1.0))
+            course, batch = self._batch(course, 'reset', commands, Barrier.BOTH)
+            effects.append(batch)
+        step = self._say(state, course, 'lecture', planned.lecture)
+        return Step(step.state, (*effects, *step.effects))
+
+    def _question(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
+        assert course.plan is not None
+        planned = course.plan.points[course.current_point - 1]
+        return self._say(state, course, 'question', planned.question, barrier=Barrier.BOTH)
+
+    def _answer(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
+        course = state.course
+        assert course is not None and course.plan is not None
+        point = course.plan.points[course.current_point - 1].point
+        grade = self.grader.grade(text, point, course.last_speech)
+        trace = Trace('graded', detail={'point': course.current_point, 'answer': text,
+                                        'tier': grade.tier, 'hit': list(grade.hit),
+                                        'why': grade.why, 'asks': grade.asks})
+        feedback = Feedback(self.phrases, point)
+        if grade.tier is Tier.NOT_HEARD:
+            step = self._say(state, course, 'reask', self.phrases.not_heard)
+        elif grade.tier is Tier.OFF_TOPIC:
+            head = [HeadGesture('tilt')] if self._can(state, 'head_gesture', course) else []
+            step = self._say(state, course, 'off_topic', feedback.off_topic(), head)
+        else:
+            last = course.current_point == course.point_count
+            text_ = {Tier.CORRECT: feedback.correct, Tier.INCORRECT: feedback.incorrect}.get(
+                grade.tier, lambda: feedback.partial(list(grade.hit)))()
+            head = ([HeadGesture(HEAD_FOR[grade.tier])]
+                    if self._can(state, 'head_gesture', course) else [])
+            course = replace(course, awaiting_state='none', grade=grade,
+                             closing='closing_feedback' if last else course.closing)
+            step = self._say(state, course, 'feedback', text_, head)
+        return Step(step.state, (trace, *step.effects))
+
+    def _after_feedback(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
+        assert course.plan is not None and course.grade is not None
+        if course.grade.asks and course.phase != 'explain':
+            point = course.plan.points[course.current_point - 1].point
+            answer = point.body if hanzi(point.body) <= ANSWER_LIMIT else point.short
+            return self._say(state, replace(course, phase='explain'), 'explain', answer)
+        if course.closing == 'closing_feedback':
+            course = replace(course, closing='closing')
+            others = ([ArmGesture('welcome', 'right', 2, 1.0)]
+                      if self._can(state, 'arm_gesture', course) else [])
+            return self._say(state, course, 'farewell', course.plan.farewell, others)
+        return self._say(state, course, 'transition', course.plan.point_transition)
+
+    def _complete(self, state: ClassroomState, course: Course, why: str) -> Step[ClassroomState]:
+        closing = 'course_completed' if course.closing == 'closing' else course.closing
+        course = replace(course, presentation_mode='completed', closing=closing,
+                         awaiting_state='none', phase='done', waiting_for='')
+        step = self._set(state, course, [])
+        return Step(step.state, (*step.effects, Trace('course_completed', 'idle', {
+            'why': why, 'topic': course.topic, 'tts_chars_used': course.tts_chars_used})))
+
+    # ---- results ------------------------------------------------------------------------------
+
+    def _result(self, state: ClassroomState, event: BatchReturned | BatchCompleted
+                ) -> Step[ClassroomState]:
+        course = state.course
+        number, name, _ = event.batch_id.split(':')
+        if course is None or int(number) != course.number:
+            return self._ignore(state, 'a result of an earlier lesson', event.batch_id)
+        if course.awaiting_state == 'paused' and name not in ('pause', 'pause_cut', 'resume',
+                                                              'recover', 'recap'):
+            return self._set(state, replace(course, held=(*course.held, event)), [])
+        if name in ('forming', 'reset') and (isinstance(event, BatchCompleted)
+                                             or event.batch_id != course.waiting_for):
+            return self._motion_check(state, course, event)
+        if name in ('pause', 'pause_cut', 'resume', 'recover', 'recap', 'stop_cancel',
+                    'stop_reset'):
+            return self._control_result(state, course, name, event)
+        if event.batch_id != course.waiting_for:
+            return self._ignore(state, 'not the result the flow waits for', event.batch_id)
+        if course.pause_cut_speech and isinstance(event, BatchCompleted):
+            event, course = _as_done(event), replace(course, pause_cut_speech=False)
+        if isinstance(event, BatchReturned):
+            return self._returned(state, course, event)
+        return self._completed(state, course, event)
+
+    def _returned(self, state: ClassroomState, course: Course,
+                  event: BatchReturned) -> Step[ClassroomState]:
+        if course.phase == 'forming':      # both accepted -> lecture with resets
+            accepted = [a.accepted for a in event.acceptances]
+            disabled = course.number_gesture_disabled or not all(accepted)
+            course = replace(course, number_gesture_disabled=disabled)
+            return self._lecture(state, course, reset=any(accepted), reset_arm=accepted[0],
+                                 reset_hand=accepted[1])
+        # the question was accepted: answers count from now on
+        return self._set(state, replace(course, awaiting_state='awaiting_answer'), [])
+
+    def _completed(self, state: ClassroomState, course: Course,
+                   event: BatchCompleted) -> Step[ClassroomState]:
+        speech = _speech(event)
+        phase = course.phase
+        if speech is not None and not speech.ok and phase in (
+                'welcome', 'opening', 'lecture', 'question', 'direct', 'asking', 'transition'):
+            return self._speech_failed(state, course, speech)
+        if phase == 'asking':
+            course = replace(course, phase='waiting', waiting_for='')
+            if course.answer_early:
+                text, course = course.answer_early, replace(course, answer_early='')
+                return self._heard(replace(state, course=course), text)
+            return self._set(state, course, [])
+        if phase == 'ending':
+            return self._complete(state, course, 'said the last thing')
+        if phase == 'direct':
+            return self._direct_next(state, course)
+        if phase == 'welcome':
+            failed = [o for o in event.outcomes if not o.ok and isinstance(o.command, ArmGesture)]
+            course = replace(course, voice_only=course.voice_only or bool(failed))
+            trace = [Trace('degraded', detail={'why': 'welcome gesture failed: voice only',
+                                               'reason': failed[0].reason})] if failed else []
+            step = self._say(state, course, 'opening', self.phrases.opening_transition)
+            return Step(step.state, (*trace, *step.effects))
+        if phase in ('opening', 'transition'):
+            course = replace(course, opening_stage='ready_for_first_point')
+            return self._start_point(state, course, course.current_point + 1)
+        if phase == 'lecture':
+            return self._question(state, course)
+        if phase in ('question', 'reask', 'off_topic'):
+            course = replace(course, phase='waiting_answer', waiting_for='')
+            if course.answer_early:
+                text, course = course.answer_early, replace(course, answer_early='')
+                return self._answer(replace(state, course=course), text)
+            return self._set(state, course, [])
+        if phase == 'feedback':
+            return self._feedback_done(state, course, event, speech)
+        if phase == 'head_retry':
+            head = event.outcomes[0]
+            trace = [] if head.ok else [Trace('degraded', detail={
+                'why': f'{head.command.action} failed twice: feedback by voice only',
+                'reason': head.reason})]
+            step = self._after_feedback(state, replace(course, head_feedback_retry_pending=''))
+            return Step(step.state, (*trace, *step.effects))
+        if phase == 'explain':
+            return self._after_feedback(state, course)
+        if phase == 'farewell':
+            trace = [Trace('text_only', detail={'text': course.plan.farewell})] if (
+                speech is not None and not speech.ok) else []
+            step = self._complete(state, course, 'farewell said')
+            return Step(step.state, (*trace, *step.effects))
+        return self._ignore(state, f'no step after {phase}', event.batch_id)
+
+    def _feedback_done(self, state: ClassroomState, course: Course, event: BatchCompleted,
+                       speech: Outcome | None) -> Step[ClassroomState]:
+        effects: list = []
+        if speech is not None and not speech.ok:
+            effects.append(Trace('text_only', detail={'text': course.last_speech}))
+        head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
+        if head is not None and not head.ok and head.command.action in ('nod', 'shake'):
+            course, batch = self._batch(replace(
+                course, head_feedback_retry_pending=head.command.action), 'head_retry',
+                [HeadGesture(head.command.action)])
+            step = self._set(state, replace(course, phase='head_retry',
+                                            waiting_for=batch.batch_id), [batch])
+            retry = Trace('retry', detail={'action': head.command.action, 'reason': head.reason})
+            return Step(step.state, (*effects, retry, *step.effects))
+        step = self._after_feedback(state, course)
+        return Step(step.state, (*effects, *step.effects))
+
+    def _motion_check(self, state: ClassroomState, course: Course,
+                      event: BatchReturned | BatchCompleted) -> Step[ClassroomState]:
+        """Arm/hand of the number gestures: any error disables them for the rest."""
+        if isinstance(event, BatchReturned):
+            failures = [a.reason for a in event.acceptances if not a.accepted]
+        else:
+            failures = [o.reason for o in event.outcomes if _motion_error(o)]
+        if not failures or course.number_gesture_disabled:
+            return Step(state)
+        step = self._set(state, replace(course, number_gesture_disabled=True), [])
+        return Step(step.state, (*step.effects, Trace('degraded', detail={
+            'why': 'arm/hand error: numbers by voice only', 'reasons': failures})))
+
+    def _speech_failed(self, state: ClassroomState, course: Course,
+                       speech: Outcome) -> Step[ClassroomState]:
+        step = self._complete(state, replace(course, stopped=True), 'speech failed')
+        return Step(step.state, (Trace('error', detail={
+            'why': 'tts failed: the physical lesson stops', 'reason': speech.reason,
+            'phase': course.phase}), *step.effects))
+
+    # ---- direct mode ---------------------------------------------------------------------------
+
+    def _direct_next(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
+        """The next utterance of a direct explanation (``current_point`` counts them)."""
+        index = course.current_point
+        if index >= len(course.utterances):
+            return self._complete(state, course, 'direct explanation said')
+        return self._say(state, replace(course, current_point=index + 1), 'direct',
+                         course.utterances[index])
+
+    # ---- pause, continue, stop -----------------------------------------------------------------
+
+    def _pause(self, state: ClassroomState) -> Step[ClassroomState]:
+        course = state.course
+        assert course is not None
+        commands: list[DeviceCommand] = [Call(Control.TTS_PAUSE)]
+        if self._can(state, 'head_gesture', course):
+            commands.append(Call(Control.HEAD_GESTURE_CANCEL))
+        if self._can(state, 'arm_gesture', course):
+            commands.append(Call(Control.ARM_GESTURE_CANCEL))
+        course = replace(course, awaiting_state='paused',
+                         paused=(course.phase, course.awaiting_state, course.waiting_for))
+        course, batch = self._batch(course, 'pause', commands)
+        step = self._set(state, course, [batch])
+        return Step(step.state, (*step.effects, Trace('paused', 'paused', {
+            'text': '已暂停', 'point': course.current_point})))
+
+    def _resume(self, state: ClassroomState) -> Step[ClassroomState]:
+        course = state.course
+        assert course is not None
+        course, batch = self._batch(course, 'resume', [Call(Control.TTS_RESUME)])
+        return self._set(state, course, [batch])
+
+    def _control_result(self, state: ClassroomState, course: Course, name: str,
+                        event: BatchReturned | BatchCompleted) -> Step[ClassroomState]:
+        if not isinstance(event, BatchCompleted):
+            return Step(state)
+        first = event.outcomes[0]
+        if name in ('pause', 'pause_cut'):
+            if first.ok or name == 'pause_cut':
+                return Step(state)
+            course, batch = self._batch(replace(course, pause_cut_speech=True), 'pause_cut',
+                                        [Call(Control.TTS_INTERRUPT)])
+            return self._set(state, course, [batch, Trace('pause_fallback', detail={
+                'reason': first.reason})])
+        if name == 'resume':
+            if first.ok and not course.pause_cut_speech:
+                return self._replay(state, course)
+            course, batch = self._batch(replace(course, pause_cut_speech=True), 'recover',
+                                        [Call(Control.TTS_INTERRUPT)])
+            return self._set(state, course, [batch])
+        if name == 'recover':
+            recap = self.phrases.resume_recap.format(ordinal=ordinal(max(1, course.current_point)))
+            course, batch = self._batch(course, 'recap', [Speak(recap)])
+            return self._set(state, course, [batch])
+        if name == 'recap':
+            return self._replay(state, course)
+        if name == 'stop_cancel':
+            return self._stop_reset(state, course)
+        return self._complete(state, course, 'stopped')                    # stop_reset
+
+    def _replay(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
+        """Leave the pause: the flow takes up the results held while paused."""
+        held = course.held
+        phase, awaiting, waiting_for = course.paused
+        course = replace(course, awaiting_state=awaiting, phase=phase, waiting_for=waiting_for,
+                         held=(), paused=('', '', ''))
+        step = self._set(state, course, [Trace('resumed', detail={'held': len(held)})])
+        effects = list(step.effects)
+        for event in held:
+            step = self._result(step.state, event)
+            effects += step.effects
+        return Step(step.state, tuple(effects))
+
+    def _stop(self, state: ClassroomState) -> Step[ClassroomState]:
+        course = state.course
+        assert course is not None
+        commands: list[DeviceCommand] = [Call(Control.TTS_INTERRUPT)]
+        if 'head_gesture' not in state.missing:
+            commands.append(Call(Control.HEAD_GESTURE_CANCEL))
+        if 'arm_gesture' not in state.missing:
+            commands.append(Call(Control.ARM_GESTURE_CANCEL))
+        course, batch = self._batch(replace(course, stopped=True, phase='stopping',
+                                            awaiting_state='none'), 'stop_cancel', commands)
+        step = self._set(state, replace(course, waiting_for=batch.batch_id), [batch])
+        return Step(step.state, (Trace('stopping', detail={'point': course.current_point}),
+                                 *step.effects))
+
+    def _stop_reset(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
+        commands: list[DeviceCommand] = []
+        if 'hand' not in state.missing:
+            commands.append(Hand('open_palm', 'right'))
+        if 'head_gesture' not in state.missing:
+            commands.append(HeadGesture('reset'))
+        if 'arm/move_pos' not in state.missing:
+            commands.append(ArmMovePos(NEUTRAL, NEUTRAL, 1.0))
+        if not commands:
+            return self._complete(state, course, 'stopped')
+        course, batch = self._batch(course, 'stop_reset', commands)
+        return self._set(state, replace(course, waiting_for=batch.batch_id), [batch])
+
+
+def _speech(event: BatchCompleted) -> Outcome | None:
+    return next((o for o in event.outcomes if isinstance(o.command, Speak)), None)
+
+
+def _motion_error(outcome: Outcome) -> bool:
+    """An error of an arm/hand command; a pose replaced by the next one is not an error."""
+    if outcome.status in (Status.REJECTED, Status.TIMEOUT, Status.UNAVAILABLE):
+        return True
+    return outcome.receipt.state in ('error', '')
+
+
+def _as_done(event: Event) -> Event:
+    """A speech cut while paused counts as said: it is never replayed."""
+    if not isinstance(event, BatchCompleted):
+        return event
+    outcomes = tuple(replace(o, status=Status.SUCCEEDED) if isinstance(o.command, Speak)
+                     and o.receipt.state == 'interrupted' else o for o in event.outcomes)
+    return BatchCompleted(event.batch_id, outcomes)

@@ -1,0 +1,112 @@
+"""Grading a listener's answer into exactly one tier (pure).
+
+Before any grading, an answer that cannot be judged is "not heard": empty or
+only filler words, an echo of what the robot itself just said (the
+loudspeaker picked up by the microphone: the answer is contained in, or at
+least ``echo_similarity`` per cent similar to, the last speech, by rapidfuzz),
+or visibly cut off (it ends with a word a sentence cannot end with and makes
+no expected point). Then each expected answer point counts when one of its
+phrasings appears (after folding width, case and numerals: 一百度 == 100度),
+or sounds the same (pinyin), and is not negated just before (不是一百度).
+
+* every expected point made -> correct;
+* at least ``partial_credit`` of them -> partial;
+* none: incorrect if the answer is about the point (it shares words with the
+  question, the lesson text or the expected phrasings, or gives a number),
+  otherwise off-topic (a clear answer about something else).
+
+An answer that also asks something (吗, 为什么, ？ ...) is marked ``asks``; the
+course answers it briefly after the feedback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rapidfuzz import fuzz
+
+from robot_skills.classroom.lesson import Point
+from robot_skills.classroom.words import Lexicon
+from robot_skills.language.pinyin import PhoneticIndex
+from robot_skills.language.text import HAN, fold
+
+OFF_TOPIC_MIN_HANZI = 4
+
+
+class Tier(StrEnum):
+    CORRECT = 'correct'
+    PARTIAL = 'partial'
+    INCORRECT = 'incorrect'
+    OFF_TOPIC = 'off_topic'
+    NOT_HEARD = 'not_heard'
+
+
+@dataclass(frozen=True)
+class Grade:
+    tier: Tier
+    hit: tuple[str, ...] = ()       # labels of the expected points made
+    why: str = ''                   # for traces: which rule decided
+    asks: bool = False
+
+
+class Grader:
+    def __init__(self, lexicon: Lexicon, echo_similarity: float = 85.0) -> None:
+        self.words = lexicon
+        self.echo_similarity = echo_similarity
+        self._fillers = sorted(lexicon.fillers, key=len, reverse=True)
+        self._sounds: dict[tuple[str, ...], PhoneticIndex] = {}
+
+    def grade(self, answer: str, point: Point, last_speech: str) -> Grade:
+        folded = fold(answer)
+        meaningful = folded
+        for filler in self._fillers:
+            meaningful = meaningful.replace(fold(filler), '')
+        if not meaningful:
+            return Grade(Tier.NOT_HEARD, why='empty or filler words only')
+        if self._is_echo(folded, fold(last_speech)):
+            return Grade(Tier.NOT_HEARD, why="an echo of the robot's own speech")
+        hit = tuple(e.label for e in point.expected if self._made(e.synonyms, answer, folded))
+        asks = any(mark in answer for mark in self.words.question_marks)
+        if not hit and any(meaningful.endswith(fold(w)) for w in self.words.unfinished):
+            return Grade(Tier.NOT_HEARD, why='cut off')
+        if len(hit) == len(point.expected):
+            return Grade(Tier.CORRECT, hit, 'every expected point', asks)
+        if len(hit) >= point.partial_credit:
+            return Grade(Tier.PARTIAL, hit, f'{len(hit)} of {len(point.expected)} points', asks)
+        if self._about(point, folded):
+            return Grade(Tier.INCORRECT, (), 'no expected point', asks)
+        return Grade(Tier.OFF_TOPIC, (), 'nothing to do with the point', asks)
+
+    def _is_echo(self, answer: str, speech: str) -> bool:
+        if not speech or len(answer) < 4:
+            return False
+        return answer in speech or fuzz.ratio(answer, speech) >= self.echo_similarity
+
+    def _made(self, synonyms: list[str], raw: str, folded: str) -> bool:
+        for synonym in synonyms:
+            phrase = fold(synonym)
+            start = folded.find(phrase)
+            while start >= 0:
+                if not self._negated(folded, start, phrase):
+                    return True
+                start = folded.find(phrase, start + 1)
+        sounds = self._sounds.get(tuple(synonyms))
+        if sounds is None:
+            sounds = self._sounds[tuple(synonyms)] = PhoneticIndex(synonyms)
+        return any(not self._negated(raw, h.start, h.name) for h in sounds.find(raw))
+
+    def _negated(self, text: str, start: int, phrase: str) -> bool:
+        if any(phrase.startswith(n) for n in self.words.negations):
+            return False
+        before = text[max(0, start - 2):start]
+        return any(before.endswith(n) for n in self.words.negations)
+
+    @staticmethod
+    def _about(point: Point, folded: str) -> bool:
+        if any(ch.isdigit() for ch in folded) or len(HAN.findall(folded)) < OFF_TOPIC_MIN_HANZI:
+            return True
+        vocabulary = fold(' '.join([point.title, point.body, point.short, point.question,
+                                    point.answer, point.reason,
+                                    *(s for e in point.expected for s in e.synonyms)]))
+        return any(folded[i:i + 2] in vocabulary for i in range(len(folded) - 1))

@@ -1,0 +1,112 @@
+"""classroom_presenter: lessons on the TianYi 2.0 robot, every batch as the document orders.
+
+Parameters (besides the runtime's, see ``RuntimeSettings``), all read only:
+  lessons_dir       config/lessons (every *.yaml is a lesson)
+  phrases_file      config/classroom/phrases.yaml
+  words_file        config/classroom/words.yaml
+  llm_base_url      OpenAI-compatible endpoint for topics without a lesson ('' = none)
+  llm_model         the model to ask
+  llm_key_env       environment variable holding the API key
+  llm_timeout       seconds per request
+Subscribes: ``asr/events``, ``asr/json``, ``remote_message``.
+Publishes: ``remote_reply``, ``skill_events``.
+Action clients: ``tts/speak``, ``arm_gesture``, ``head_gesture``, ``arm/move_pos``,
+``hand``; service clients: ``tts/pause|resume|interrupt``,
+``arm_gesture/cancel``, ``head_gesture/cancel``. Nothing the document forbids
+(raw head joints, nav, waist, raise, shake_hands, salute, high_five, chat)
+has a client.
+
+Every lesson is planned at startup (5 minutes; 3 points and all points): a
+lesson that breaks a budget stops the node with the text named.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from rclpy.node import Node
+
+from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched
+from robot_skills.classroom.lesson import Library, Phrases
+from robot_skills.classroom.provider import LessonProvider, ProviderError
+from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, PlanError, plan
+from robot_skills.classroom.words import Lexicon
+from robot_skills.model.commands import Device
+from robot_skills.model.config import ConfigError, load
+from robot_skills.runtime import paths
+from robot_skills.runtime.entry import run
+from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.skill_runner import SkillRunner
+
+DEVICES = (Device.TTS, Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM, Device.HAND)
+
+
+@dataclass(frozen=True)
+class ClassroomSettings:
+    lessons_dir: str = setting(paths.config('lessons'), 'Folder of lesson files',
+                               read_only=True)
+    phrases_file: str = setting(paths.config('classroom/phrases.yaml'),
+                                'What the presenter says besides lessons', read_only=True)
+    words_file: str = setting(paths.config('classroom/words.yaml'),
+                              'How requests, commands and answers are recognised', read_only=True)
+    llm_base_url: str = setting('', 'OpenAI-compatible endpoint for topics without a lesson',
+                                read_only=True)
+    llm_model: str = setting('', 'Model name for the endpoint', read_only=True)
+    llm_key_env: str = setting('ROBOT_SKILLS_LLM_KEY', 'Environment variable with the API key',
+                               read_only=True)
+    llm_timeout: float = setting(20.0, 'Seconds per provider request', low=1.0, high=300.0,
+                                 read_only=True)
+
+
+def check_library(library: Library, phrases: Phrases) -> None:
+    """Every lesson must fit the default course and a course of all its points."""
+    for lesson in library.lessons.values():
+        for points in sorted({min(DEFAULT_POINTS, len(lesson.points)), len(lesson.points)}):
+            try:
+                plan(lesson, phrases, DEFAULT_MINUTES, points)
+            except PlanError as error:
+                raise ConfigError(f'lesson {lesson.topic!r}', error.problems) from error
+
+
+class ClassroomPresenter(Node):
+    """The classroom skill node (see the module docstring)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__('classroom_presenter', **kwargs)
+        self.settings = Settings(self, ClassroomSettings)
+        value = self.settings.value
+        library = Library.load(value.lessons_dir)
+        self.phrases = load(value.phrases_file, Phrases)
+        check_library(library, self.phrases)
+        lexicon = load(value.words_file, Lexicon)
+        self.provider = (LessonProvider(value.llm_base_url, value.llm_model,
+                                        os.environ.get(value.llm_key_env, ''), value.llm_timeout)
+                         if value.llm_base_url else None)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='lesson-provider')
+        core = ClassroomCore(library, self.phrases, lexicon, provider=self.provider is not None)
+        self.runner = SkillRunner(self, core, DEVICES, handlers={FetchLesson: self._fetch})
+
+    def _fetch(self, request: FetchLesson) -> None:
+        """Ask the provider on a worker thread; the answer comes back as an event."""
+        def work() -> None:
+            assert self.provider is not None
+            try:
+                lesson = self.provider.fetch(request.topic, request.points, lambda lesson: plan(
+                    lesson, self.phrases, request.minutes,
+                    min(request.points, len(lesson.points))))
+                event = LessonFetched(request.topic, lesson)
+            except ProviderError as error:
+                event = LessonFetched(request.topic, None, str(error))
+            self.runner.post_threadsafe(event)
+        self._pool.submit(work)
+
+    def destroy_node(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(ClassroomPresenter, args)

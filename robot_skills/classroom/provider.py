@@ -1,0 +1,81 @@
+"""An optional source of lessons for topics nobody authored: any OpenAI-compatible endpoint.
+
+The endpoint (``POST {base_url}/chat/completions``) is asked for exactly the
+lesson file structure as JSON. Its answer goes through the same pydantic
+schema and the same quota planner as an authored lesson; invalid output is
+sent back once with the errors, and a second failure is a ``ProviderError``:
+the robot then says it has no prepared material, it never improvises. Only
+the standard library is used for HTTP; the caller runs ``fetch`` off the
+executor thread.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from robot_skills.classroom.lesson import Lesson
+from robot_skills.classroom.quota import PlanError
+from robot_skills.model.config import ConfigError, parse
+
+FENCE = re.compile(r'^```(?:json)?\s*|\s*```$')
+INSTRUCTIONS = """You write short lessons for a classroom robot that speaks Chinese.
+Answer with one JSON object and nothing else, with exactly this structure:
+{"topic": str, "aliases": [str], "summary": str (one line),
+ "points": [{"title": str (2-4 characters), "body": str (core statement, one example,
+ one closing sentence; at most 90 Chinese characters), "short": str (at most 10 Chinese
+ characters), "question": str (at most 20 Chinese characters, no invitation),
+ "answer": str, "reason": str (one short sentence),
+ "expected": [{"label": str, "synonyms": [str]}] (2 or 3 items),
+ "partial_credit": 1}]}
+Only state facts you are sure of. Never address the audience as 同学."""
+
+
+class ProviderError(Exception):
+    """The provider gave no usable lesson."""
+
+
+@dataclass(frozen=True)
+class LessonProvider:
+    base_url: str
+    model: str
+    api_key: str = ''
+    timeout: float = 20.0
+
+    def fetch(self, topic: str, points: int, check: Callable[[Lesson], object]) -> Lesson:
+        """A lesson on ``topic`` that passes ``check`` (the planner), asking at most twice."""
+        messages = [{'role': 'system', 'content': INSTRUCTIONS},
+                    {'role': 'user', 'content': f'主题：{topic}。写{points}个知识点。'}]
+        problems = ''
+        for _ in range(2):
+            content = self._complete(messages)
+            try:
+                lesson = parse(FENCE.sub('', content.strip()), Lesson, 'provider.json')
+                check(lesson)
+                return lesson
+            except (ConfigError, PlanError) as error:
+                problems = str(error)
+                messages += [{'role': 'assistant', 'content': content},
+                             {'role': 'user', 'content': f'The lesson is not valid: {problems}\n'
+                                                         'Answer with the corrected JSON only.'}]
+        raise ProviderError(f'no valid lesson after a retry: {problems}')
+
+    def _complete(self, messages: list[dict]) -> str:
+        body = json.dumps({'model': self.model, 'messages': messages, 'temperature': 0,
+                           'response_format': {'type': 'json_object'}}).encode()
+        headers = {'Content-Type': 'application/json'}
+        if self.api_key:
+            headers['Authorization'] = f'Bearer {self.api_key}'
+        request = urllib.request.Request(f'{self.base_url.rstrip("/")}/chat/completions',
+                                         data=body, headers=headers, method='POST')
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                reply = json.load(response)
+            return str(reply['choices'][0]['message']['content'])
+        except (urllib.error.URLError, TimeoutError, ValueError, KeyError, IndexError,
+                TypeError) as error:
+            raise ProviderError(f'the provider did not answer usably: {error}') from error

@@ -1,0 +1,53 @@
+"""Counting and folding Chinese text: what the budgets count, what answers compare.
+
+The skill documents count budgets in 汉字 (Chinese characters); punctuation,
+digits and Latin letters are not characters of the budget. Answers and the
+expected phrases are compared after ``fold``: full-width folded, lower case,
+numerals as digits (cn2an: 一百度 -> 100度), spaces and punctuation gone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import unicodedata
+import warnings
+
+import cn2an
+
+HAN = re.compile(r'[\u4e00-\u9fff]')
+NOT_WORD = re.compile(r'[^\w\u4e00-\u9fff.%℃°]+')
+NUMERAL = re.compile(r'^[零〇一二两三四五六七八九十百千万点半]+$')
+
+
+def hanzi(text: str) -> int:
+    """How many Chinese characters ``text`` has (the unit of every budget)."""
+    return len(HAN.findall(text))
+
+
+def fold(text: str) -> str:
+    """A form of ``text`` in which equal answers are equal strings."""
+    text = unicodedata.normalize('NFKC', text).lower()
+    with warnings.catch_warnings(), contextlib.suppress(ValueError, KeyError, IndexError):
+        warnings.simplefilter('ignore')     # cn2an warns about words it leaves alone
+        text = cn2an.transform(text, 'cn2an')   # numerals it cannot read stay as they are
+    return NOT_WORD.sub('', text)
+
+
+def number(numeral: str) -> float | None:
+    """The value of ``12``, ``十二``, ``两``, ``半``; None when it is not a number."""
+    if re.fullmatch(r'\d+(\.\d+)?', numeral):
+        return float(numeral)
+    if numeral == '半':
+        return 0.5
+    if not NUMERAL.match(numeral):
+        return None
+    try:
+        return float(cn2an.cn2an(numeral.replace('两', '二'), 'smart'))
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def ordinal(n: int) -> str:
+    """一, 二 ... 十二: how the robot says a point's number."""
+    return cn2an.an2cn(n)
