@@ -405,7 +405,8 @@ class ClassroomCore:
         course = state.course
         assert course is not None and course.plan is not None
         point = course.plan.points[course.current_point - 1].point
-        grade = self.grader.grade(text, point, course.last_speech)
+        assert course.lesson is not None
+        grade = self.grader.grade(text, point, course.last_speech, course.lesson.vocabulary())
         trace = Trace('graded', detail={'point': course.current_point, 'answer': text,
                                         'tier': grade.tier, 'hit': list(grade.hit),
                                         'why': grade.why, 'asks': grade.asks})

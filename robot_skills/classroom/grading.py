@@ -2,8 +2,9 @@
 
 Before any grading, an answer that cannot be judged is "not heard": empty or
 only filler words, an echo of what the robot itself just said (the
-loudspeaker picked up by the microphone: the answer is contained in, or at
-least ``echo_similarity`` per cent similar to, the last speech, by rapidfuzz),
+loudspeaker picked up by the microphone: a large part of the last speech, its
+last words, or at least ``echo_similarity`` per cent similar to it by
+rapidfuzz),
 or visibly cut off (it ends with a word a sentence cannot end with and makes
 no expected point). Then each expected answer point counts when one of its
 phrasings appears (after folding width, case and numerals: 一百度 == 100度),
@@ -11,9 +12,11 @@ or sounds the same (pinyin), and is not negated just before (不是一百度).
 
 * every expected point made -> correct;
 * at least ``partial_credit`` of them -> partial;
-* none: incorrect if the answer is about the point (it shares words with the
-  question, the lesson text or the expected phrasings, or gives a number),
-  otherwise off-topic (a clear answer about something else).
+* none: incorrect if the answer is an attempt at the question (it gives a
+  number, is very short, or shares a two-character word, made of characters
+  less common than 的/是/我, with the lesson and its expected phrasings),
+  otherwise off-topic: a clear answer about something else, which is guided
+  back to the question.
 
 An answer that also asks something (吗, 为什么, ？ ...) is marked ``asks``; the
 course answers it briefly after the feedback.
@@ -32,6 +35,8 @@ from robot_skills.language.pinyin import PhoneticIndex
 from robot_skills.language.text import HAN, fold
 
 OFF_TOPIC_MIN_HANZI = 4
+ECHO_MIN_CHARS = 6
+ECHO_SHARE = 0.4
 
 
 class Tier(StrEnum):
@@ -56,8 +61,10 @@ class Grader:
         self.echo_similarity = echo_similarity
         self._fillers = sorted(lexicon.fillers, key=len, reverse=True)
         self._sounds: dict[tuple[str, ...], PhoneticIndex] = {}
+        self._common = set(''.join(lexicon.common))
 
-    def grade(self, answer: str, point: Point, last_speech: str) -> Grade:
+    def grade(self, answer: str, point: Point, last_speech: str,
+              lesson_words: str = '') -> Grade:
         folded = fold(answer)
         meaningful = folded
         for filler in self._fillers:
@@ -74,21 +81,26 @@ class Grader:
             return Grade(Tier.CORRECT, hit, 'every expected point', asks)
         if len(hit) >= point.partial_credit:
             return Grade(Tier.PARTIAL, hit, f'{len(hit)} of {len(point.expected)} points', asks)
-        if self._about(point, folded):
+        if self._about(point, folded, lesson_words):
             return Grade(Tier.INCORRECT, (), 'no expected point', asks)
         return Grade(Tier.OFF_TOPIC, (), 'nothing to do with the point', asks)
 
     def _is_echo(self, answer: str, speech: str) -> bool:
-        if not speech or len(answer) < 4:
+        """A large part of the robot's own last speech (not a few words it shares with it)."""
+        if not speech or len(answer) < ECHO_MIN_CHARS:
             return False
-        return answer in speech or fuzz.ratio(answer, speech) >= self.echo_similarity
+        if answer in speech and (len(answer) >= ECHO_SHARE * len(speech)
+                                 or speech.endswith(answer)):
+            return True
+        return fuzz.ratio(answer, speech) >= self.echo_similarity
 
     def _made(self, synonyms: list[str], raw: str, folded: str) -> bool:
         for synonym in synonyms:
             phrase = fold(synonym)
             start = folded.find(phrase)
             while start >= 0:
-                if not self._negated(folded, start, phrase):
+                if _whole_number(folded, start, phrase) and not self._negated(folded, start,
+                                                                               phrase):
                     return True
                 start = folded.find(phrase, start + 1)
         sounds = self._sounds.get(tuple(synonyms))
@@ -102,11 +114,19 @@ class Grader:
         before = text[max(0, start - 2):start]
         return any(before.endswith(n) for n in self.words.negations)
 
-    @staticmethod
-    def _about(point: Point, folded: str) -> bool:
+    def _about(self, point: Point, folded: str, lesson_words: str) -> bool:
+        """Whether a wrong answer is an attempt at this question or talk about something else."""
         if any(ch.isdigit() for ch in folded) or len(HAN.findall(folded)) < OFF_TOPIC_MIN_HANZI:
             return True
-        vocabulary = fold(' '.join([point.title, point.body, point.short, point.question,
-                                    point.answer, point.reason,
-                                    *(s for e in point.expected for s in e.synonyms)]))
-        return any(folded[i:i + 2] in vocabulary for i in range(len(folded) - 1))
+        known = fold(' '.join([lesson_words, point.title, point.question, point.answer,
+                               point.reason, *(s for e in point.expected for s in e.synonyms)]))
+        words = (folded[i:i + 2] for i in range(len(folded) - 1))
+        return any(word in known for word in words if not set(word) & self._common)
+
+
+def _whole_number(text: str, start: int, phrase: str) -> bool:
+    """A phrase that starts or ends with a digit matches whole numbers only (100 is not 1000)."""
+    before = text[start - 1] if start else ''
+    after = text[start + len(phrase):start + len(phrase) + 1]
+    return not ((phrase[0].isdigit() and before.isdigit())
+                or (phrase[-1].isdigit() and after.isdigit()))

@@ -53,6 +53,12 @@ class Lesson(Strict):
     summary: str = Field(min_length=1, description='one line for the farewell')
     points: list[Point] = Field(min_length=1)
 
+    def vocabulary(self) -> str:
+        """All of the lesson's text: what an answer about the lesson shares characters with."""
+        return ' '.join([self.topic, *self.aliases, self.summary, *(
+            f'{p.title}{p.body}{p.question}{p.answer}{p.reason}' for p in self.points), *(
+            s for p in self.points for e in p.expected for s in e.synonyms)])
+
     @field_validator('points')
     @classmethod
     def _distinct_titles(cls, points: list[Point]) -> list[Point]:

@@ -38,6 +38,7 @@ class Lexicon(BaseModel):
     unfinished: list[str] = []
     question_marks: list[str] = []
     negations: list[str] = []
+    common: list[str] = Field([], description='characters too common to tie an answer to a lesson')
 
 
 class Command(StrEnum):

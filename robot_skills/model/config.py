@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 ModelT = TypeVar('ModelT', bound=BaseModel)
 
-_LABEL_KEYS = ('formal_name', 'name', 'key', 'id', 'topic')
+_LABEL_KEYS = ('formal_name', 'name', 'key', 'id', 'title', 'topic')
 
 
 class ConfigError(Exception):
