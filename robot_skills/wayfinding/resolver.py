@@ -37,7 +37,7 @@ from robot_skills.wayfinding.text import (RoomNumber, floors_mentioned, normalis
 
 MAX_PLACE_CHARS = 15
 HAS_HAN = re.compile(r'[\u4e00-\u9fff]')
-PUNCTUATION = re.compile(r'[\s,.!?;:，。！？；：、~～…"“”\'‘’()（）]+')
+NOT_WORD = re.compile(r'[^\w\u4e00-\u9fff]+')
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ class Resolver:
     def _phrase(self, text: str) -> str:
         for filler in self._fillers:
             text = text.replace(filler, ' ')
-        return PUNCTUATION.sub('', text)
+        return NOT_WORD.sub('', text)
 
     # ---- deciding ---------------------------------------------------------------------
 

@@ -27,18 +27,24 @@ def test_mock_hardware_runs_as_a_process_in_a_namespace(ros):
     process = subprocess.Popen(
         [_bin('mock_hardware'), '--ros-args', '-r', f'__ns:={namespace}',
          '-p', 'time_scale:=0.05'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output = ''
     try:
         probe = ros.node(namespace)
         log = Recorder(probe, HardwareCommand, 'mock_hardware/commands')
         client = ActionClient(probe, Speak, 'tts/speak')
-        ros.until(client.server_is_ready, timeout=20.0, what='mock_hardware process')
+        ros.until(client.server_is_ready, timeout=30.0, what='mock_hardware process')
         handle = ros.wait(client.send_goal_async(Speak.Goal(message='你好，我在另一个进程里。')))
         assert ros.wait(handle.get_result_async()).result.state == 'completed'
         ros.until(lambda: log.messages, what='command log')
         assert (log.messages[0].device, log.messages[0].action) == ('tts', 'speak')
     finally:
         process.send_signal(signal.SIGINT)
-        output, _ = process.communicate(timeout=20)
+        try:
+            output, _ = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            output, _ = process.communicate()
+        print(output)                      # shown by pytest when the test fails
     assert process.returncode == 0, output
 
 
