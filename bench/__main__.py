@@ -40,6 +40,10 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
+from robot_skills.classroom.grading import Grader
+from robot_skills.classroom.lesson import Library, Phrases
+from robot_skills.classroom.quota import plan
+from robot_skills.classroom.words import Lexicon
 from robot_skills.model.commands import ArmGesture, Speak
 from robot_skills.model.config import load
 from robot_skills.model.outcomes import Receipt, judge
@@ -184,6 +188,62 @@ def measure(path: Measured, count: int, index: int) -> dict:
     return result
 
 
+LESSON_REQUEST = '用课堂讲解的方式介绍光合作用'
+LESSON_ANSWERS = ('二氧化碳和水', '需要阳光', '二氧化碳')
+
+
+def classroom(lessons: int, index: int) -> dict:
+    """Whole 3-point lessons against instant mock hardware (time_scale 0)."""
+    namespace = f'/bench{os.getpid()}_{index}'
+    mock = start(['mock_hardware'], namespace,
+                 params=('-p', 'time_scale:=0.0', '-p', 'joint_state_rate:=0.0'))
+    node = start(['classroom_presenter'], namespace)
+    driver = Driver(namespace)
+    walls = []
+    try:
+        if not driver.spin_until(lambda: any(e.kind == 'capabilities' for e in driver.events),
+                                 30.0):
+            raise RuntimeError('classroom_presenter never found its devices')
+        for _ in range(lessons):
+            done = sum(1 for e in driver.events if e.kind == 'course_completed')
+            began = time.perf_counter()
+            for text in (LESSON_REQUEST, *LESSON_ANSWERS):
+                idle = driver.idle_count()
+                driver.asr.publish(AsrEvent(utterance_id=text, text=text, is_final=True))
+                driver.spin_until(lambda idle=idle: driver.idle_count() > idle, 10.0)
+            driver.spin_until(lambda done=done: sum(
+                1 for e in driver.events if e.kind == 'course_completed') > done, 10.0)
+            walls.append((time.perf_counter() - began) * 1e3)
+        released = [json.loads(e.detail_json).get('release_to_send_ms') for e in driver.events
+                    if e.kind == 'batch_sent']
+        released = [r for r in released if r is not None]
+        result = {'lessons': lessons, 'wall_p50': percentile(walls, 0.5),
+                  'wall_max': max(walls), 'release_p50': percentile(released, 0.5),
+                  'release_p99': percentile(released, 0.99), 'releases': len(released),
+                  'rss_node_mb': rss_mb(node)}
+    finally:
+        driver.destroy_node()
+        stop(node)
+        stop(mock)
+    return result
+
+
+def classroom_cores() -> list[dict]:
+    """The classroom core: grading one answer, and one core step from an answer to its batch."""
+    library = Library.load(paths.config('lessons'))
+    phrases = load(paths.config('classroom/phrases.yaml'), Phrases)
+    lexicon = load(paths.config('classroom/words.yaml'), Lexicon)
+    lesson = library.lessons['光合作用']
+    grader = Grader(lexicon)
+    vocabulary = lesson.vocabulary()
+    answers = itertools.cycle(LESSON_ANSWERS)
+    point = lesson.points[0]
+    return [throughput('classroom: grade one answer',
+                       lambda: grader.grade(next(answers), point, point.question, vocabulary)),
+            throughput('classroom: plan a 3-point course (every budget)',
+                       lambda: plan(lesson, phrases, 5, 3))]
+
+
 def throughput(label: str, function: Callable[[], object], seconds: float = 1.0) -> dict:
     """Calls per second of a pure function on one core, and its median call time."""
     times = []
@@ -251,6 +311,7 @@ def wayfinding_cores() -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(prog='make bench')
     parser.add_argument('--events', type=int, default=1000)
+    parser.add_argument('--lessons', type=int, default=20)
     args = parser.parse_args()
     os.environ.setdefault('ROS_DOMAIN_ID', str(200 + os.getpid() % 30))
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
@@ -258,6 +319,7 @@ def main() -> None:
     print(f'robot_skills bench: {platform.node()}, {os.cpu_count()} cores, '
           f'python {platform.python_version()}, {args.events} events per path')
     results = [measure(path, args.events, i) for i, path in enumerate(measured())]
+    lessons = classroom(args.lessons, len(results))
     rclpy.shutdown()
     floor = results[0]
     cores = [
@@ -270,12 +332,14 @@ def main() -> None:
                                  Receipt('completed', 'welcome', 'a1'))),
         throughput('judge a speech receipt', lambda: judge(Speak('你好'), Receipt('completed'))),
         *wayfinding_cores(),
+        *classroom_cores(),
     ]
     sim_rss = simulation_rss()
-    report(floor, results, cores, sim_rss)
+    report(floor, results, cores, sim_rss, lessons)
 
 
-def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float) -> None:
+def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
+           lessons: dict) -> None:
     pubsub, goal = floor.get('pubsub', []), floor.get('goal_round_trip', [])
     rows = [('floor: publish -> callback, 2 processes', pubsub and percentile(pubsub, 0.5),
              pubsub and percentile(pubsub, 0.99), ''),
@@ -296,7 +360,14 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float) 
     for r in results:
         if r['executor'] == 'single':
             print(f'| {r["label"]} | {r["rss_node_mb"]:.0f} |')
+    print(f'| classroom_presenter | {lessons["rss_node_mb"]:.0f} |')
     print(f'| robot_skills_sim, whole simulation (peak) | {sim_rss:.0f} |')
+    print(f'\n| classroom ({lessons["lessons"]} three-point lessons, instant mock hardware) | '
+          f'figure |\n|---|---|')
+    print(f'| barrier released -> next batch sent, p50 / p99 over {lessons["releases"]} batches '
+          f'| {lessons["release_p50"]:.3f} / {lessons["release_p99"]:.3f} ms |')
+    print(f'| whole lesson (request, 3 answers, farewell), p50 / max | '
+          f'{lessons["wall_p50"]:.0f} / {lessons["wall_max"]:.0f} ms |')
 
 
 if __name__ == '__main__':

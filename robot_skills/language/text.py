@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from functools import lru_cache
 import unicodedata
 import warnings
 
@@ -25,8 +26,10 @@ def hanzi(text: str) -> int:
     return len(HAN.findall(text))
 
 
+@lru_cache(maxsize=4096)
 def fold(text: str) -> str:
-    """A form of ``text`` in which equal answers are equal strings."""
+    """A form of ``text`` in which equal answers are equal strings (cached: the same
+    lesson phrases are folded for every answer)."""
     text = unicodedata.normalize('NFKC', text).lower()
     with warnings.catch_warnings(), contextlib.suppress(ValueError, KeyError, IndexError):
         warnings.simplefilter('ignore')     # cn2an warns about words it leaves alone

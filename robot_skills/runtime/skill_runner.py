@@ -18,8 +18,8 @@ sent, in the order they were taken: tracing never delays the robot. Each
 the time from the awaited result arriving to the next goals being sent.
 
 Skill-specific effects go to the handlers the node registers; work a handler
-does on another thread comes back through ``post_threadsafe``, which wakes the
-executor with a guard condition so the core still steps on the executor.
+does on another thread comes back through ``post_threadsafe``, which hands the
+event to the executor as a task so the core still steps on the executor.
 """
 
 from __future__ import annotations
@@ -102,8 +102,6 @@ class SkillRunner(Generic[StateT]):
         self._outbox: deque[tuple[str, str, str, dict[str, Any] | None]] = deque()
         self._handlers = dict(handlers or {})
         self._released_at: float | None = None
-        self._from_threads: deque[Event] = deque()
-        self._wake = node.create_guard_condition(self._take_from_threads, self._group)
         InputChannels(node, self._on_input, lambda: self.settings.value.max_input_chars,
                       self._group)
         self._started = time.monotonic()
@@ -160,12 +158,10 @@ class SkillRunner(Generic[StateT]):
 
     def post_threadsafe(self, event: Event) -> None:
         """Hand an event over from any thread; it is stepped on the executor."""
-        self._from_threads.append(event)
-        self._wake.trigger()
-
-    def _take_from_threads(self) -> None:
-        while self._from_threads:
-            self.post(self._from_threads.popleft())
+        executor = self._node.executor
+        if executor is None:
+            raise RuntimeError('the node is not spinning: nothing can take the event')
+        executor.create_task(self.post, event)
 
     def post(self, event: Event | _Finished) -> None:
         """Queue an event and drain the queue unless a drain is already running."""
