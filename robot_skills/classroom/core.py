@@ -118,6 +118,7 @@ class Course:
     pause_cut_speech: bool = False
     asked_mode: Mode | None = None
     stopped: bool = False
+    gesturing: tuple[tuple[str, str], ...] = ()   # (batch id, device) of gestures in flight
 
     @property
     def active(self) -> bool:
@@ -327,7 +328,9 @@ class ClassroomCore:
         number = course.batches + 1
         batch = SendBatch(f'{course.number}:{name}:{number}', tuple(commands), barrier)
         spoken = [c.message for c in commands if isinstance(c, Speak)]
-        course = replace(course, batches=number,
+        gestures = tuple((batch.batch_id, c.device.value) for c in commands
+                         if isinstance(c, (ArmGesture, HeadGesture)))
+        course = replace(course, batches=number, gesturing=course.gesturing + gestures,
                          tts_chars_used=course.tts_chars_used + sum(hanzi(s) for s in spoken),
                          last_speech=spoken[-1] if spoken else course.last_speech)
         return course, batch
@@ -456,6 +459,10 @@ class ClassroomCore:
         number, name, _ = event.batch_id.split(':')
         if course is None or int(number) != course.number:
             return self._ignore(state, 'a result of an earlier lesson', event.batch_id)
+        if isinstance(event, BatchCompleted):
+            course = replace(course, gesturing=tuple(g for g in course.gesturing
+                                                     if g[0] != event.batch_id))
+            state = replace(state, course=course)
         if course.awaiting_state == 'paused' and name not in ('pause', 'pause_cut', 'resume',
                                                               'recover', 'recap'):
             return self._set(state, replace(course, held=(*course.held, event)), [])
@@ -589,10 +596,11 @@ class ClassroomCore:
     def _pause(self, state: ClassroomState) -> Step[ClassroomState]:
         course = state.course
         assert course is not None
-        commands: list[DeviceCommand] = [Call(Control.TTS_PAUSE)]
-        if self._can(state, 'head_gesture', course):
+        commands: list[DeviceCommand] = [Call(Control.TTS_PAUSE)]   # cancel what moves
+        moving = {device for _, device in course.gesturing}
+        if 'head_gesture' in moving:
             commands.append(Call(Control.HEAD_GESTURE_CANCEL))
-        if self._can(state, 'arm_gesture', course):
+        if 'arm_gesture' in moving:
             commands.append(Call(Control.ARM_GESTURE_CANCEL))
         course = replace(course, awaiting_state='paused',
                          paused=(course.phase, course.awaiting_state, course.waiting_for))

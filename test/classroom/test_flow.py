@@ -389,6 +389,15 @@ def _at(lesson, stage):
     advance_to(lesson, stage)
 
 
+@pytest.mark.parametrize('stage, cancels', [
+    ('welcome', ['head_gesture/cancel', 'arm_gesture/cancel']), ('feedback', ['head_gesture/cancel']),
+    ('lecture', []), ('question', [])])
+def test_a_pause_cancels_only_the_gestures_in_progress(lesson, stage, cancels):
+    _at(lesson, stage)
+    lesson.hear('暂停', run=False)
+    assert [c.control.value for c in lesson.sent[-1].commands] == ['tts/pause', *cancels]
+
+
 @pytest.mark.parametrize('stage', STAGES)
 def test_pause_then_continue_at_every_stage(lesson, stage):
     _at(lesson, stage)

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 import pytest
+import rclpy.action
 from rclpy.parameter import Parameter
 from ros_harness import Recorder
 from llm_stub import Stub, lesson_json
@@ -130,6 +131,29 @@ def test_a_head_error_is_retried_once_over_dds(ros):
     rig.say('二氧化碳和水')
     assert rig.commands().count('head_gesture nod') == 2
     assert rig.spoken().count('回答正确！这两样是植物合成有机物的原料。') == 1
+
+
+def test_an_arm_error_disables_numbers_over_dds(ros):
+    rig = Rig(ros, **{'fault.arm.mode': 'error'})
+    rig.say(CLASSROOM)
+    rig.say('二氧化碳和水')
+    assert 'hand victory' not in rig.commands()
+    assert rig.traced('degraded')[0]['why'] == 'arm/hand error: numbers by voice only'
+
+
+def test_no_client_for_anything_the_document_forbids(ros):
+    rig = Rig(ros)
+    node = rig.node
+    actions = {name.split(node.get_namespace() + '/', 1)[-1] for name, _ in
+               rclpy.action.get_action_client_names_and_types_by_node(
+                   node, node.get_name(), node.get_namespace())}
+    assert actions == {'tts/speak', 'arm_gesture', 'head_gesture', 'arm/move_pos', 'hand'}
+    services = {name.split(node.get_namespace() + '/', 1)[-1] for name, _ in
+                node.get_client_names_and_types_by_node(node.get_name(), node.get_namespace())}
+    assert {'tts/pause', 'tts/resume', 'tts/interrupt', 'arm_gesture/cancel',
+            'head_gesture/cancel'} <= services
+    forbidden = ('head/', 'nav', 'waist', 'raise', 'shake_hands', 'salute', 'high_five', 'chat')
+    assert not any(word in name for name in actions | services for word in forbidden)
 
 
 def test_a_speech_error_stops_the_lesson_over_dds(ros):

@@ -95,6 +95,24 @@ class TestSimulatedRobots(unittest.TestCase):
         gestures = [json.loads(m.arguments_json) for m in log if m.device == 'arm_gesture']
         self.assertEqual([(g['action'], g['side']) for g in gestures], [('welcome', 'left')])
 
+    def test_the_tianyi_presenter_opens_a_lesson(self):
+        log = []
+        self.node.create_subscription(HardwareCommand, '/tianyi/mock_hardware/commands',
+                                      log.append, 10)
+        asr = self.node.create_publisher(AsrEvent, '/tianyi/asr/events', 10)
+        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
+        sent = False
+        while not any(m.device == 'hand' for m in log) and \
+                self.node.get_clock().now().nanoseconds < end:
+            if not sent and asr.get_subscription_count():
+                asr.publish(AsrEvent(utterance_id='launch-2', text='用课堂讲解的方式介绍光合作用',
+                                     is_final=True, confidence=1.0))
+                sent = True
+            rclpy.spin_once(self.node, timeout_sec=0.5)
+        speech = [json.loads(m.arguments_json)['message'] for m in log if m.device == 'tts']
+        self.assertEqual(speech[:2], ['你好，今天讲光合作用，共三个知识点。', '下面我们进入第一个知识点。'])
+        self.assertIn(('arm_gesture', 'welcome'), [(m.device, m.action) for m in log])
+
     def test_joint_states_are_published(self):
         states = []
         self.node.create_subscription(JointState, '/q5/joint_states', states.append, 10)
