@@ -37,6 +37,7 @@ on with the next batch, so nothing already said is replayed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from robot_skills.classroom.grading import Grade, Grader, Tier
@@ -499,11 +500,8 @@ class ClassroomCore:
                 'welcome', 'opening', 'lecture', 'question', 'direct', 'asking', 'transition'):
             return self._speech_failed(state, course, speech)
         if phase == 'asking':
-            course = replace(course, phase='waiting', waiting_for='')
-            if course.answer_early:
-                text, course = course.answer_early, replace(course, answer_early='')
-                return self._heard(replace(state, course=course), text)
-            return self._set(state, course, [])
+            return self._take_early(state, replace(course, phase='waiting', waiting_for=''),
+                                    self._heard)
         if phase == 'ending':
             return self._complete(state, course, 'said the last thing')
         if phase == 'direct':
@@ -521,11 +519,8 @@ class ClassroomCore:
         if phase == 'lecture':
             return self._question(state, course)
         if phase in ('question', 'reask', 'off_topic'):
-            course = replace(course, phase='waiting_answer', waiting_for='')
-            if course.answer_early:
-                text, course = course.answer_early, replace(course, answer_early='')
-                return self._answer(replace(state, course=course), text)
-            return self._set(state, course, [])
+            return self._take_early(
+                state, replace(course, phase='waiting_answer', waiting_for=''), self._answer)
         if phase == 'feedback':
             return self._feedback_done(state, course, event, speech)
         if phase == 'head_retry':
@@ -543,6 +538,15 @@ class ClassroomCore:
             step = self._complete(state, course, 'farewell said')
             return Step(step.state, (*trace, *step.effects))
         return self._ignore(state, f'no step after {phase}', event.batch_id)
+
+    def _take_early(self, state: ClassroomState, course: Course,
+                    handle: Callable[[ClassroomState, str], Step[ClassroomState]]
+                    ) -> Step[ClassroomState]:
+        """The robot stopped asking: what was heard meanwhile is taken up now."""
+        if not course.answer_early:
+            return self._set(state, course, [])
+        text, course = course.answer_early, replace(course, answer_early='')
+        return handle(replace(state, course=course), text)
 
     def _feedback_done(self, state: ClassroomState, course: Course, event: BatchCompleted,
                        speech: Outcome | None) -> Step[ClassroomState]:

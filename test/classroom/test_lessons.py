@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from config_files import refusal, shipped
 
 from robot_skills.classroom.lesson import Lesson, Library
 from robot_skills.classroom.node import check_library
 from robot_skills.classroom.quota import plan
-from robot_skills.model.config import ConfigError, parse
-from robot_skills.runtime import paths
+from robot_skills.model.config import ConfigError
 
 
 def test_at_least_four_lessons_on_distinct_topics_one_with_seven_points(library):
@@ -42,14 +42,11 @@ def test_the_library_check_passes_for_the_shipped_lessons(library, phrases):
 
 
 def _shipped(name: str = 'boiling.yaml') -> dict:
-    with open(paths.config(f'lessons/{name}'), encoding='utf-8') as stream:
-        return yaml.safe_load(stream)
+    return shipped(f'lessons/{name}')
 
 
 def _refused(data: dict) -> str:
-    with pytest.raises(ConfigError) as caught:
-        parse(yaml.safe_dump(data, allow_unicode=True), Lesson, 'lesson.yaml')
-    return str(caught.value)
+    return refusal(data, Lesson, 'lesson.yaml')
 
 
 def test_a_missing_field_is_named_by_entry_and_field():

@@ -6,10 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
+from config_files import refusal, shipped
 
-from robot_skills.model.config import ConfigError, parse
-from robot_skills.runtime import paths
 from robot_skills.wayfinding.building import Building
 
 SEED = Path(__file__).resolve().parents[3] / 'shared' / 'seeds' / '001_83b9583f01629411.txt'
@@ -84,13 +82,11 @@ def test_floor_forms_are_the_documents(document, building):
 
 
 def _shipped() -> dict:
-    return yaml.safe_load(Path(paths.config('wayfinding/building.yaml')).read_text('utf-8'))
+    return shipped('wayfinding/building.yaml')
 
 
 def _refused(data: dict) -> str:
-    with pytest.raises(ConfigError) as caught:
-        parse(yaml.safe_dump(data, allow_unicode=True), Building, 'building.yaml')
-    return str(caught.value)
+    return refusal(data, Building, 'building.yaml')
 
 
 def test_a_bad_direction_is_named_by_entry_and_field():

@@ -1,0 +1,24 @@
+"""Test helpers for data files: read a shipped one, and see how a changed one is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from robot_skills.model.config import ConfigError, parse
+from robot_skills.runtime import paths
+
+
+def shipped(relative: str) -> Any:
+    """The data of ``config/<relative>``, to change in a test."""
+    return yaml.safe_load(Path(paths.config(relative)).read_text(encoding='utf-8'))
+
+
+def refusal(data: Any, model: type, name: str) -> str:
+    """The error that validating ``data`` as ``model`` gives (the test fails if none)."""
+    with pytest.raises(ConfigError) as caught:
+        parse(yaml.safe_dump(data, allow_unicode=True), model, name)
+    return str(caught.value)
