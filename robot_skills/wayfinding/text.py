@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cn2an
 
 from robot_skills.language.pinyin import syllables
+from robot_skills.language.text import number
 
 CN_DIGIT = '零〇一二三四五六七八九'
 CN_VALUE = {ch: str(max(0, i - 1)) for i, ch in enumerate(CN_DIGIT)}   # 零 and 〇 are 0
@@ -72,10 +73,7 @@ def floors_mentioned(text: str) -> list[tuple[int, int, int]]:
     """Every ``<numeral>层/楼`` as (floor number, start, end), in any range."""
     found = []
     for match in ANY_FLOOR.finditer(text):
-        numeral = match.group(1).replace('两', '二')
-        try:
-            number = int(numeral) if numeral.isdigit() else int(cn2an.cn2an(numeral, 'smart'))
-        except ValueError:
-            continue
-        found.append((number, match.start(), match.end()))
+        value = number(match.group(1))      # None for mixed forms such as 四21
+        if value is not None and value == int(value):
+            found.append((int(value), match.start(), match.end()))
     return found

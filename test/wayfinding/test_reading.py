@@ -25,7 +25,8 @@ def test_a_room_number_is_spoken_with_gang():
 
 @pytest.mark.parametrize('said, floor', [('二层', 2), ('2层', 2), ('二楼', 2), ('2楼', 2), ('第二层', 2),
                                          ('六楼', 6), ('七楼', 7), ('十一层', 11), ('第1层', 1),
-                                         ('两楼', 2), ('楼梯', None), ('大楼', None), ('几层', None)])
+                                         ('两楼', 2), ('楼梯', None), ('大楼', None), ('几层', None),
+                                         ('四21层', None)])
 def test_floors_in_any_range(said, floor):
     found = floors_mentioned(said)
     assert (found[0][0] if found else None) == floor
