@@ -18,7 +18,15 @@ import pytest
 os.environ.setdefault('ROS_DOMAIN_ID', str(random.SystemRandom().randint(110, 230)))
 os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
 
+from hypothesis import settings  # noqa: E402
 from ros_harness import Harness  # noqa: E402
+
+# Property tests explore the same examples on every run, so a CI failure is
+# reproducible and never depends on the luck of the draw; explore more locally
+# with HYPOTHESIS_PROFILE=explore.
+settings.register_profile('ci', derandomize=True, deadline=None)
+settings.register_profile('explore', deadline=None, max_examples=2000)
+settings.load_profile(os.environ.get('HYPOTHESIS_PROFILE', 'ci'))
 
 
 @pytest.fixture
