@@ -41,6 +41,7 @@ setup(
             'mock_hardware = robot_skills.mock_hardware.node:main',
             'wayfinding_guide = robot_skills.wayfinding.node:main',
             'classroom_presenter = robot_skills.classroom.node:main',
+            'learning_coordinator = robot_skills.coordinator.node:main',
             'robot_skills_sim = robot_skills.sim.main:main',
         ],
     },

@@ -27,8 +27,8 @@ from std_msgs.msg import String
 
 from robot_skills.sim import timeline
 from robot_skills.sim.scenario import Observed, Scenario, Step, check
-from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, RemoteMessage, SkillEvent,
-                                         TextReply)
+from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, LearningRequest,
+                                         RemoteMessage, RoutingDecision, SkillEvent, TextReply)
 
 RELIABLE = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 HISTORY = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE,
@@ -43,9 +43,11 @@ class _Robot:
 
     name: str
     skills: frozenset[str]
+    voice: frozenset[str]             # the skills that react to voice and remote text
     asr: Any
     remote: Any
     json: Any
+    learning: Any
     ready: set[str] = field(default_factory=set)
     waiting_for: str = ''                 # utterance id of the step being settled
     engaged: set[str] = field(default_factory=set)
@@ -57,13 +59,15 @@ class Director(Node):
     """Plays a scenario against the robots (see the module docstring)."""
 
     def __init__(self, robots: dict[str, list[str]], scenario: Scenario | None,
-                 out: Callable[[str], None] = print, **kwargs: Any) -> None:
+                 out: Callable[[str], None] = print, voice_skills: frozenset[str] = frozenset(),
+                 **kwargs: Any) -> None:
         super().__init__('sim_director', **kwargs)
         self._out = out
         self._scenario = scenario
         self._group = MutuallyExclusiveCallbackGroup()
         self._lock = threading.RLock()
         self._t0 = time.monotonic()
+        self._voice_skills = voice_skills
         self._robots = {name: self._attach(name, skills) for name, skills in robots.items()}
         self._observed: list[Observed] = [Observed() for _ in (scenario.steps if scenario else [])]
         self._problems: list[str] = []
@@ -76,10 +80,15 @@ class Director(Node):
 
     def _attach(self, name: str, skills: list[str]) -> _Robot:
         ns = f'/{name}'
-        robot = _Robot(name, frozenset(skills),
+        robot = _Robot(name, frozenset(skills), frozenset(skills) & self._voice_skills,
                        self.create_publisher(AsrEvent, f'{ns}/asr/events', RELIABLE),
                        self.create_publisher(RemoteMessage, f'{ns}/remote_message', RELIABLE),
-                       self.create_publisher(String, f'{ns}/asr/json', RELIABLE))
+                       self.create_publisher(String, f'{ns}/asr/json', RELIABLE),
+                       self.create_publisher(LearningRequest, f'{ns}/coordinator/requests',
+                                             RELIABLE))
+        self.create_subscription(RoutingDecision, f'{ns}/coordinator/decisions',
+                                 lambda m: self._on_decision(robot, m), RELIABLE,
+                                 callback_group=self._group)
         self.create_subscription(HardwareCommand, f'{ns}/mock_hardware/commands',
                                  lambda m: self._on_command(robot, m), RELIABLE,
                                  callback_group=self._group)
@@ -120,6 +129,15 @@ class Director(Node):
         if observed is not None:
             observed.replies.append(msg.text)
 
+    def _on_decision(self, robot: _Robot, msg: RoutingDecision) -> None:
+        target = f' -> {msg.target_skill}' if msg.target_skill else ''
+        self._print(robot.name, 'DECIDE', f'{msg.action}{target}: {msg.reply_text}')
+        observed = self._observed_for(robot)
+        if observed is not None:
+            observed.decided.append(f'{msg.action} {msg.target_skill}'.strip())
+        if robot.waiting_for == msg.request_id:
+            self._settled(robot)
+
     def _on_event(self, robot: _Robot, msg: SkillEvent) -> None:
         detail = json.loads(msg.detail_json or '{}')
         if msg.kind in READY_KINDS:
@@ -141,7 +159,7 @@ class Director(Node):
             robot.engaged.add(msg.skill)
         elif msg.kind == 'idle' and msg.skill in robot.engaged:
             robot.settled.add(msg.skill)
-            if robot.settled >= robot.skills:
+            if robot.settled >= robot.voice:
                 self._settled(robot)
 
     # ---- playing ------------------------------------------------------------------------
@@ -176,7 +194,8 @@ class Director(Node):
         robot.step = index
         uid = f'{self._scenario.name}-{index + 1}'
         self.send(robot.name, step, uid)
-        if step.wait == 'none' or not robot.skills:
+        listening = robot.skills - robot.voice if step.learning is not None else robot.voice
+        if step.wait == 'none' or not listening:
             self._schedule_next()
             return
         robot.waiting_for, robot.engaged, robot.settled = uid, set(), set()
@@ -186,9 +205,16 @@ class Director(Node):
     def send(self, robot_name: str, step: Step, uid: str) -> None:
         """Publish one input to a robot and print it."""
         robot = self._robots[robot_name]
+        stamp = self.get_clock().now().to_msg()
+        if step.learning is not None:
+            tags = f' [{", ".join(step.image_tags)}]' if step.image_tags else ''
+            self._print(robot.name, 'LEARNING', f'{step.learner}: {step.learning}{tags}')
+            robot.learning.publish(LearningRequest(stamp=stamp, request_id=uid,
+                                                   learner_id=step.learner, text=step.learning,
+                                                   image_tags=step.image_tags))
+            return
         self._print(robot.name, *timeline.heard(step.asr, step.wake, step.remote, step.sender,
                                                 step.json_payload))
-        stamp = self.get_clock().now().to_msg()
         if step.remote is not None:
             robot.remote.publish(RemoteMessage(stamp=stamp, message_id=uid,
                                                sender_id=step.sender, text=step.remote))
@@ -205,7 +231,7 @@ class Director(Node):
 
     def _timed_out(self, robot: _Robot) -> None:
         self._problems.append(f'{robot.name}: step {self._next} did not settle in time '
-                              f'(skills still busy: {sorted(robot.skills - robot.settled)})')
+                              f'(skills still busy: {sorted(robot.voice - robot.settled)})')
         self._settled(robot)
 
     def _finish(self) -> None:

@@ -32,7 +32,7 @@ from robot_skills.runtime.entry import init, spin
 from robot_skills.sim import console
 from robot_skills.sim.director import Director
 from robot_skills.sim.scenario import Robots, Scenario
-from robot_skills.sim.skills import SKILL_NODES
+from robot_skills.sim.skills import SIM_PARAMETERS, SKILL_NODES, VOICE_SKILLS
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -69,8 +69,10 @@ def build(robots: Robots, params_file: str, time_scale: float, robots_file: str 
     for robot, skills in robots.robots.items():
         nodes.append(MockHardware(namespace=robot, cli_args=cli, parameter_overrides=[
             Parameter('time_scale', value=time_scale)], **node_kwargs))
-        nodes.extend(SKILL_NODES[skill](namespace=robot, cli_args=cli, **node_kwargs)
-                     for skill in skills)
+        nodes.extend(SKILL_NODES[skill](
+            namespace=robot, cli_args=cli, parameter_overrides=[
+                Parameter(k, value=v) for k, v in SIM_PARAMETERS.get(skill, {}).items()],
+            **node_kwargs) for skill in skills)
     return nodes
 
 
@@ -97,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     nodes: list[Node] = []
     try:
         nodes = build(robots, args.params, time_scale, args.robots)
-        director = Director(robots.robots, scenario)
+        director = Director(robots.robots, scenario, voice_skills=VOICE_SKILLS)
     except (ConfigError, ValueError) as error:
         print(f'cannot start: {error}', file=sys.stderr)
         rclpy.try_shutdown()

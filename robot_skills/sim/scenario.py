@@ -2,7 +2,8 @@
 
 A scenario (``config/scenarios/*.yaml``) is a list of timed inputs to named
 robots: an ASR utterance (with or without the wake word), a remote text
-message, or a raw ``asr/json`` payload. Each step waits, by default, until the
+message, a raw ``asr/json`` payload, or a learning request to the learning
+coordinator. Each step waits, by default, until the
 robot's skills have finished reacting (their ``idle`` trace) and then ``after``
 more seconds; ``wait: none`` sends the next step without waiting, to interrupt
 a robot mid-flow. Optional ``expect`` blocks state exactly what the robot must
@@ -30,6 +31,8 @@ class Expect(Strict):
         None, description='gestures as "device action side", e.g. "arm_gesture welcome left"; '
                           'compared in any order (goals of one batch have none)')
     replies: list[str] | None = Field(None, description='exact remote_reply texts, in order')
+    decided: list[str] | None = Field(
+        None, description='coordinator decisions as "action target_skill", in order')
 
 
 class Step(Strict):
@@ -39,6 +42,9 @@ class Step(Strict):
     remote: str | None = None
     sender: str = 'visitor'
     json_payload: str | None = Field(None, alias='json')
+    learning: str | None = Field(None, description='a LearningRequest to the coordinator')
+    learner: str = 'learner-1'
+    image_tags: list[str] = []
     after: float = Field(0.0, ge=0.0, description='seconds to wait before sending')
     wait: Literal['idle', 'none'] = 'idle'
     note: str = ''
@@ -46,9 +52,10 @@ class Step(Strict):
 
     @model_validator(mode='after')
     def _one_input(self) -> Step:
-        given = [x for x in (self.asr, self.remote, self.json_payload) if x is not None]
+        given = [x for x in (self.asr, self.remote, self.json_payload, self.learning)
+                 if x is not None]
         if len(given) != 1:
-            raise ValueError('a step needs exactly one of asr, remote, json')
+            raise ValueError('a step needs exactly one of asr, remote, json, learning')
         return self
 
 
@@ -74,6 +81,7 @@ class Observed:
     said: list[str] = field(default_factory=list)
     gestures: list[str] = field(default_factory=list)
     replies: list[str] = field(default_factory=list)
+    decided: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
 
@@ -82,7 +90,7 @@ def check(index: int, step: Step, observed: Observed) -> list[str]:
     if step.expect is None:
         return []
     problems = []
-    for name in ('said', 'gestures', 'replies'):
+    for name in ('said', 'gestures', 'replies', 'decided'):
         wanted = getattr(step.expect, name)
         got = getattr(observed, name)
         if name == 'gestures' and wanted is not None:

@@ -7,9 +7,20 @@ from collections.abc import Callable
 from rclpy.node import Node
 
 from robot_skills.classroom.node import ClassroomPresenter
+from robot_skills.coordinator.node import LearningCoordinator
 from robot_skills.wayfinding.node import WayfindingGuide
 
 SKILL_NODES: dict[str, Callable[..., Node]] = {
     'wayfinding_guide': WayfindingGuide,
     'classroom_presenter': ClassroomPresenter,
+    'learning_coordinator': LearningCoordinator,
+}
+# The skills that listen to the robot's voice channels (asr/events, remote_message,
+# asr/json); the others take requests of their own (coordinator/requests).
+VOICE_SKILLS = frozenset({'wayfinding_guide', 'classroom_presenter'})
+# Parameters the simulation gives a skill on top of config/params.yaml: every
+# simulated run starts from an empty coordinator store, so a scenario plays the
+# same way each time.
+SIM_PARAMETERS: dict[str, dict[str, object]] = {
+    'learning_coordinator': {'store_path': ':memory:'},
 }

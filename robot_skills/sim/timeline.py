@@ -9,7 +9,8 @@ WIDTH = 9
 
 
 def line(seconds: float, robot: str, tag: str, text: str) -> str:
-    return f'{seconds:8.3f}s  {robot:<{WIDTH}} {tag:<8} {text}'
+    head = f'{seconds:8.3f}s  {robot:<{WIDTH}} {tag:<8} '
+    return head + text.replace('\n', '\n' + ' ' * len(head))
 
 
 def heard(asr: str | None, wake: bool, remote: str | None, sender: str,

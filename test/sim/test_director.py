@@ -34,7 +34,8 @@ def play(ros, monkeypatch):
         robots = Robots(robots={robot: ['echo']})
         for node in build(robots, paths.config('params.yaml'), 0.05, context=ros.context):
             ros.adopt(node)
-        director = ros.add(Director, robots=robots.robots, scenario=scenario, out=lines.append)
+        director = ros.add(Director, robots=robots.robots, scenario=scenario, out=lines.append,
+                           voice_skills=frozenset({'echo'}))
         return ros.wait(director.done, timeout=30.0), lines
     return run
 

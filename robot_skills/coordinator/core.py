@@ -1,0 +1,259 @@
+"""The learning-system coordinator's decisions (pure): route, deduplicate, refer.
+
+For each request, in this order:
+
+1. the crisis exception (``crisis.py``): a referral and nothing else; only the
+   fact "已转介" is written;
+2. privacy controls (查看/更正/删除/暂停/不要记忆/不要共享/导出);
+3. whole-system requests: the monthly report, the health check;
+4. reminders: queued only with ``reminderConsent`` ("我把它加进你的提醒队列了",
+   never a promised time), duplicates merged; without consent, declined;
+5. routing (``routing.py``): the subject, then the stage, then the SKILL; a
+   stage that needs a subject asks "这题是数学还是物理的？" when unsure; a SKILL
+   the learner paused is not linked; the same learner + concept + SKILL is not
+   dispatched twice within the dedupe window.
+
+The coordinator writes long-term linkage records only with cross-SKILL sharing
+consented and memory not paused. Reads of the store come in a ``LearnerView``;
+what must be written comes back as ``writes`` for the node to apply.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from robot_skills.coordinator.crisis import CrisisDetector
+from robot_skills.coordinator.handover import check
+from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
+from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
+from robot_skills.coordinator.routing import Router, StageReading, SubjectReading
+from robot_skills.coordinator.triggers import (CALCULATION_SLIP, CONCEPT_UNCLEAR, READING_SLIP,
+                                               ErrorContext, feynman_exemptions, feynman_reasons,
+                                               suggest_feynman)
+
+TRIGGER_SOURCE = {'correction': '错题', 'problem': '错题', 'plan': '计划', 'focus': '计划',
+                  'reminder': '提醒', 'feynman': '复盘', 'notes': '复盘', 'cross_subject': '复盘'}
+ERROR_TYPES = ((CALCULATION_SLIP, ('算错', '计算错', '粗心算', '计算失误')),
+               (READING_SLIP, ('看错题', '读错题', '审题', '读题')),
+               (CONCEPT_UNCLEAR, ('概念', '不理解', '搞不清', '模糊')))
+REMINDER_KIND = 'plan_task'
+
+
+@dataclass(frozen=True)
+class Request:
+    request_id: str
+    learner_id: str
+    text: str
+    image_tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class LearnerView:
+    """What the store knows about the learner, read before deciding."""
+
+    consent: ConsentBits = field(default_factory=ConsentBits)
+    privacy: Privacy = field(default_factory=Privacy)
+    recent: frozenset[tuple[str, str]] = frozenset()       # (concept, SKILL) in the window
+    queued: dict[tuple[str, str], int] = field(default_factory=dict)   # reminder -> its id
+
+
+# ---- writes the node applies -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RecordLinkage:
+    record: LinkageRecord
+
+
+@dataclass(frozen=True)
+class RecordDispatch:
+    concept: str
+    skill: str
+
+
+@dataclass(frozen=True)
+class QueueReminder:
+    kind: str
+    content: str
+
+
+@dataclass(frozen=True)
+class MergeReminder:
+    reminder_id: int
+
+
+@dataclass(frozen=True)
+class RecordReferral:
+    pass
+
+
+@dataclass(frozen=True)
+class StoreHandover:
+    session_id: str
+    kind: str
+    body: str
+
+
+Write = RecordLinkage | RecordDispatch | QueueReminder | MergeReminder | RecordReferral | \
+    StoreHandover
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str          # route | clarify | crisis_referral | report | health_check | privacy |
+    #                      reminder | declined
+    reply_text: str = ''
+    subject: str = ''
+    stage: str = ''
+    target_skill: str = ''
+    detail: dict = field(default_factory=dict)
+    writes: tuple[Write, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandoverResult:
+    accepted: bool
+    errors: tuple[str, ...]
+    reply_text: str
+    writes: tuple[Write, ...] = ()
+    detail: dict = field(default_factory=dict)
+
+
+class Coordinator:
+    def __init__(self, routing: Routing, crisis: Crisis, phrases: Phrases) -> None:
+        self.router = Router(routing)
+        self.crisis = CrisisDetector(crisis)
+        self.phrases = phrases
+
+    # ---- requests -------------------------------------------------------------------------
+
+    def decide(self, request: Request, view: LearnerView, now: datetime) -> Decision:
+        text = unicodedata.normalize('NFKC', request.text).strip()
+        crisis = self.crisis.read(text)
+        if crisis.referral:
+            return Decision('crisis_referral', self.crisis.reply(self.crisis.region(text)),
+                            detail={'signals': [s.category for s in crisis.signals]},
+                            writes=(RecordReferral(),))
+        privacy = self.router.privacy(text)
+        if privacy:
+            return Decision('privacy', detail={'privacy': privacy})
+        whole = self.router.whole_system(text)
+        if whole:
+            return Decision(whole)
+        stage = self.router.stage(text)
+        if stage is not None and stage.stage == 'reminder':
+            return self._reminder(text, view)
+        decision = self._route(request, text, stage, view, now)
+        if crisis.hyperbole:
+            decision = replace(decision, reply_text=f'{decision.reply_text}'
+                               f'{self.crisis.lexicon.hyperbole.check_in}',
+                               detail={**decision.detail, 'hyperbole_check_in': True})
+        return decision
+
+    def _reminder(self, text: str, view: LearnerView) -> Decision:
+        if not view.consent.reminderConsent:
+            return Decision('declined', self.phrases.reminder_needs_consent, stage='reminder',
+                            detail={'why': 'reminderConsent is off'})
+        content = text[:60]
+        queued = view.queued.get((REMINDER_KIND, content))
+        if queued is not None:
+            return Decision('reminder', self.phrases.reminder_merged, stage='reminder',
+                            target_skill='xiaozhi-im-reminder', detail={'merged_into': queued},
+                            writes=(MergeReminder(queued),))
+        return Decision('reminder', self.phrases.reminder_queued, stage='reminder',
+                        target_skill='xiaozhi-im-reminder', detail={'kind': REMINDER_KIND},
+                        writes=(QueueReminder(REMINDER_KIND, content),))
+
+    def _route(self, request: Request, text: str, stage: StageReading | None,
+               view: LearnerView, now: datetime) -> Decision:
+        subject = self.router.subject(text, request.image_tags)
+        detail: dict = {'subject_rule': subject.rule, 'evidence': subject.evidence,
+                        'stage_phrase': stage.phrase if stage else ''}
+        if subject.subject is None and self.router.needs_subject(stage):
+            if not self.router.about_learning(text):
+                return Decision('declined', self.phrases.declined_no_subject, detail=detail)
+            return Decision('clarify', self.router.routing.unsure_question,
+                            stage=stage.stage if stage else '',
+                            detail={**detail, 'candidates': list(subject.candidates)})
+        target = self.router.target(subject.subject, stage)
+        stage_name = stage.stage if stage else ('cross_subject' if subject.subject ==
+                                                'cross_subject' else 'problem')
+        base = Decision('route', subject=subject.subject or '', stage=stage_name,
+                        target_skill=target, detail=detail)
+        if view.privacy.paused(target, now.timestamp()):
+            return replace(base, action='declined', reply_text=self.phrases.paused_skill.format(
+                skill=self.phrases.skill_name(target)),
+                detail={**detail, 'why': 'the learner paused this SKILL'})
+        concept = _concept(subject, text)
+        if (concept, target) in view.recent:
+            return replace(base, reply_text=self.phrases.duplicate.format(
+                skill=self.phrases.skill_name(target)),
+                           detail={**detail, 'deduplicated': True, 'concept': concept})
+        error = _error_context(text)
+        reply = self._reply(stage_name, subject, target)
+        if stage_name == 'correction':
+            detail.update(feynman=feynman_reasons(error), no_feynman=feynman_exemptions(error))
+            if suggest_feynman(error):
+                reply += self.phrases.feynman_hint
+        writes: list[Write] = [RecordDispatch(concept, target)]
+        if view.consent.crossSkillSharing and view.privacy.remembers(now.timestamp()):
+            writes.append(RecordLinkage(_linkage(request.learner_id, now, stage_name, concept,
+                                                 target, error)))
+        return replace(base, reply_text=reply, detail={**detail, 'concept': concept},
+                       writes=tuple(writes))
+
+    def _reply(self, stage: str, subject: SubjectReading, target: str) -> str:
+        if stage == 'problem':
+            name = self.phrases.subjects.get(subject.subject or '', '')
+            return self.phrases.route['problem'].format(subject=name,
+                                                        skill=self.phrases.skill_name(target))
+        return self.phrases.route[stage]
+
+    # ---- handovers -------------------------------------------------------------------------
+
+    def handover(self, raw: str, failures: int) -> HandoverResult:
+        """Check one handover; ``failures`` is how often this one failed before."""
+        handover, problems = check(raw)
+        if handover is None:
+            if failures >= 1:     # at most one resubmission: give up, say so, keep serving
+                return HandoverResult(False, tuple(problems), self.phrases.handover_failed,
+                                      detail={'degraded': 'single-session answer'})
+            return HandoverResult(False, tuple(problems), '', detail={'may_resubmit': True})
+        detail: dict = {'handoverType': handover.handoverType}
+        wrong = handover.payload.wrongAnswerData
+        if wrong is not None:
+            error = ErrorContext(error_type=wrong.basicDimension,
+                                 occurrences=wrong.occurrenceCountInWindow)
+            detail.update(feynman=feynman_reasons(error), no_feynman=feynman_exemptions(error),
+                          suggest_feynman=suggest_feynman(error))
+        return HandoverResult(True, (), '', (StoreHandover(
+            handover.sessionId, handover.handoverType, raw),), detail)
+
+
+def _concept(subject: SubjectReading, text: str) -> str:
+    """What the request is about, for deduplication: the deciding word, else the text."""
+    if subject.rule == 'keyword' and subject.evidence:
+        return subject.evidence
+    return ''.join(text.split())[:40]
+
+
+def _error_context(text: str) -> ErrorContext:
+    error_type = next((kind for kind, words in ERROR_TYPES if any(w in text for w in words)), '')
+    return ErrorContext(
+        error_type=error_type,
+        says_thought_understood='以为我懂了' in text or '以为懂了' in text,
+        says_understood_after_answer=any(w in text for w in ('看了答案', '看过答案', '看了AI'))
+        and '明白' in text,
+        record_only='只记录' in text or '不做深挖' in text)
+
+
+def _linkage(learner_id: str, now: datetime, stage: str, concept: str, target: str,
+             error: ErrorContext) -> LinkageRecord:
+    flags = {'correction': stage in ('correction', 'problem'), 'feynman': stage == 'feynman',
+             'notes': stage == 'notes', 'plan': stage == 'plan', 'focus': stage == 'focus'}
+    return LinkageRecord(learner_id=learner_id, date=now.strftime('%Y-%m-%d'),
+                         trigger_source=TRIGGER_SOURCE.get(stage, '错题'), concept=concept,
+                         skills=(target,), result=f'交给{target}', root_cause=error.error_type,
+                         needs_retest=flags['correction'], needs_plan=flags['plan'],
+                         needs_focus=flags['focus'], **flags)

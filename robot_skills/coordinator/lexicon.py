@@ -1,0 +1,181 @@
+"""The coordinator's data (``config/coordinator/*.yaml``) as validated models.
+
+Routing words, units and image tags, the crisis lexicon, and every phrase the
+coordinator says. Regular expressions are compiled when the file is loaded,
+so a bad pattern stops the node with the entry named.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra='forbid', frozen=True)
+
+
+class Subject(Strict):
+    units: list[str] = []
+    image_tags: list[str] = []
+    keywords: list[str] = []
+    skills: dict[str, str] = Field(description='error / problem (and more) -> SKILL')
+
+
+class CrossSubject(Strict):
+    themes: list[str]
+    phrases: list[str]
+    skill: str
+
+
+class EnglishSentence(Strict):
+    min_words: int = Field(ge=2)
+
+
+class ChinesePassage(Strict):
+    min_hanzi: int = Field(ge=10)
+    classical_markers: list[str]
+    classical_min_markers: int = Field(ge=1)
+
+
+class Stage(Strict):
+    stage: str
+    skill: str
+    phrases: list[str] = Field(min_length=1)
+
+
+class Privacy(Strict):
+    action: str
+    phrases: list[str] = Field(min_length=1)
+
+
+class Routing(Strict):
+    """``config/coordinator/routing.yaml``."""
+
+    subjects: dict[str, Subject]
+    cross_subject: CrossSubject
+    english_sentence: EnglishSentence
+    chinese_passage: ChinesePassage
+    unsure_question: str
+    stages: list[Stage]
+    report_phrases: list[str]
+    health_phrases: list[str]
+    privacy: list[Privacy]
+    skill_names: dict[str, str]
+    confirmations: list[str]
+
+
+def _compiled(patterns: list[str]) -> list[str]:
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise ValueError(f'pattern {pattern!r} is not a regular expression: {error}') from error
+    return patterns
+
+
+class Hyperbole(Strict):
+    patterns: list[str]
+    check_in: str
+
+    @field_validator('patterns')
+    @classmethod
+    def _patterns(cls, patterns: list[str]) -> list[str]:
+        return _compiled(patterns)
+
+
+class Regions(Strict):
+    names: dict[str, list[str]]
+    lines: dict[str, str]
+
+    @field_validator('lines')
+    @classmethod
+    def _other(cls, lines: dict[str, str]) -> dict[str, str]:
+        if 'other' not in lines:
+            raise ValueError('lines needs an "other" entry: the local emergency number')
+        return lines
+
+
+class CrisisReply(Strict):
+    steady: str
+    limits: str
+    adult: str
+    ask_region: str
+    mainland_hint: str
+
+
+class Crisis(Strict):
+    """``config/coordinator/crisis.yaml``."""
+
+    categories: dict[str, list[str]]
+    hyperbole: Hyperbole
+    regions: Regions
+    reply: CrisisReply
+
+    @field_validator('categories')
+    @classmethod
+    def _patterns(cls, categories: dict[str, list[str]]) -> dict[str, list[str]]:
+        for patterns in categories.values():
+            _compiled(patterns)
+        return categories
+
+
+class PrivacyPhrases(Strict):
+    view: str
+    correct: str
+    delete_confirm: str
+    deleted: str
+    nothing_to_delete: str
+    paused: str
+    resumed: str
+    no_memory: str
+    no_sharing: str
+    export: str
+
+
+class ReportPhrases(Strict):
+    title: str
+    dimensions: list[str] = Field(min_length=5, max_length=5)
+    no_data: str
+    session_said: str
+    synthesis: str
+    strongest: str
+    weakest: str
+    not_enough: str
+    next: str
+    actions: dict[str, str]
+    session_action: str
+
+
+class HealthPhrases(Strict):
+    title: str
+    indicators: list[str] = Field(min_length=6, max_length=6)
+    healthy: str
+    unhealthy: str
+    no_record: str
+    readings: dict[str, str]
+
+
+class Phrases(Strict):
+    """``config/coordinator/phrases.yaml``."""
+
+    route: dict[str, str]
+    duplicate: str
+    reminder_queued: str
+    reminder_needs_consent: str
+    reminder_merged: str
+    handover_failed: str
+    report_offer: str
+    report_session_only: str
+    declined_no_subject: str
+    privacy: PrivacyPhrases
+    subjects: dict[str, str]
+    report: ReportPhrases
+    health: HealthPhrases
+    feynman_hint: str
+    paused_skill: str
+    skills: dict[str, str]
+
+    def skill_name(self, skill: str) -> str:
+        return self.skills.get(skill, skill)

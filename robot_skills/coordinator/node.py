@@ -1,0 +1,164 @@
+"""learning_coordinator: routes learning requests, checks handovers, keeps linkage records.
+
+Parameters (read only): ``store_path`` (the SQLite file), ``routing_file``,
+``crisis_file``, ``phrases_file``, ``dedupe_window_minutes``,
+``pause_minutes`` (这次不要记忆 / 这次不要联动: how long "this time" lasts),
+``reminder_merge_minutes``.
+Subscribes: ``coordinator/requests`` (LearningRequest).
+Publishes: ``coordinator/decisions`` (RoutingDecision), ``skill_events``.
+Services: ``coordinator/handover`` (SubmitHandover), ``coordinator/monthly_report``
+(MonthlyReport), ``coordinator/health_check`` (HealthCheck), ``coordinator/consent``
+(ConsentSettings), ``coordinator/privacy`` (PrivacyControl).
+It drives no device: the coordinator only routes, deduplicates and reports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+from robot_skills.coordinator.core import Coordinator, Decision, Request
+from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
+from robot_skills.coordinator.service import CoordinatorService, Windows
+from robot_skills.coordinator.store import Store
+from robot_skills.model.config import load
+from robot_skills.runtime import paths
+from robot_skills.runtime.entry import run
+from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.tracing import Tracer, to_json
+from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
+from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
+                                         PrivacyControl, SubmitHandover)
+
+QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
+SKILL = 'learning_coordinator'
+
+
+@dataclass(frozen=True)
+class CoordinatorSettings:
+    store_path: str = setting(os.path.expanduser('~/.robot_skills/coordinator.sqlite3'),
+                              'The SQLite file of linkage records, consent and privacy',
+                              read_only=True)
+    routing_file: str = setting(paths.config('coordinator/routing.yaml'),
+                                'Subjects, units, image tags, stages', read_only=True)
+    crisis_file: str = setting(paths.config('coordinator/crisis.yaml'),
+                               'Crisis signals, hyperbole, help lines', read_only=True)
+    phrases_file: str = setting(paths.config('coordinator/phrases.yaml'),
+                                'What the coordinator says', read_only=True)
+    dedupe_window_minutes: float = setting(30.0, 'Same learner + concept + SKILL: not twice in '
+                                                 'this window', low=0.0, high=100000.0,
+                                           read_only=True)
+    pause_minutes: float = setting(60.0, 'How long "this time" lasts for 不要记忆 / 不要联动',
+                                   low=1.0, high=100000.0, read_only=True)
+    reminder_merge_minutes: float = setting(1440.0, 'Equal reminders within this window merge',
+                                            low=0.0, high=100000.0, read_only=True)
+
+
+class LearningCoordinator(Node):
+    """The coordinator node (see the module docstring)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__('learning_coordinator', **kwargs)
+        value = Settings(self, CoordinatorSettings).value
+        coordinator = Coordinator(load(value.routing_file, Routing),
+                                  load(value.crisis_file, Crisis),
+                                  load(value.phrases_file, Phrases))
+        self.store = Store(value.store_path)
+        self.service = CoordinatorService(coordinator, self.store, Windows(
+            value.dedupe_window_minutes * 60, value.pause_minutes * 60,
+            value.reminder_merge_minutes * 60))
+        self.tracer = Tracer(self, SKILL)
+        group = MutuallyExclusiveCallbackGroup()   # one request at a time: the store is shared
+        self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
+        self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request, QOS,
+                                 callback_group=group)
+        for srv, name, handler in (
+                (SubmitHandover, 'coordinator/handover', self._on_handover),
+                (MonthlyReport, 'coordinator/monthly_report', self._on_report),
+                (HealthCheck, 'coordinator/health_check', self._on_health),
+                (ConsentSettings, 'coordinator/consent', self._on_consent),
+                (PrivacyControl, 'coordinator/privacy', self._on_privacy)):
+            self.create_service(srv, name, handler, callback_group=group)
+        self.tracer.emit('capabilities', detail={'store': value.store_path,
+                                                 'schema_version': self.store.version})
+
+    def _on_request(self, msg: LearningRequest) -> None:
+        request = Request(msg.request_id, msg.learner_id, msg.text, tuple(msg.image_tags))
+        self.tracer.emit('input', detail={'request_id': msg.request_id,
+                                          'learner_id': msg.learner_id,
+                                          'image_tags': list(msg.image_tags)})
+        decision = self.service.request(request, datetime.now())
+        self._publish(msg, decision)
+
+    def _publish(self, msg: LearningRequest, decision: Decision) -> None:
+        detail = {k: v for k, v in decision.detail.items() if k != 'data'}
+        self._decisions.publish(RoutingDecision(
+            stamp=self.get_clock().now().to_msg(), request_id=msg.request_id,
+            learner_id=msg.learner_id, action=decision.action, subject=decision.subject,
+            stage=decision.stage, target_skill=decision.target_skill,
+            reply_text=decision.reply_text, detail_json=to_json(detail)))
+        # a crisis is traced by its fact only: no words of the learner
+        self.tracer.emit('decision', decision.action, msg.learner_id, {
+            'request_id': msg.request_id, 'subject': decision.subject, 'stage': decision.stage,
+            'target_skill': decision.target_skill,
+            **({'fact': '已转介'} if decision.action == 'crisis_referral' else detail)})
+
+    def _on_handover(self, request: SubmitHandover.Request,
+                     response: SubmitHandover.Response) -> SubmitHandover.Response:
+        result = self.service.handover(request.handover_json, datetime.now())
+        response.accepted, response.errors = result.accepted, list(result.errors)
+        response.reply_text = result.reply_text
+        self.tracer.emit('handover', 'accepted' if result.accepted else 'refused',
+                         detail={'errors': list(result.errors), **result.detail})
+        return response
+
+    def _on_report(self, request: MonthlyReport.Request,
+                   response: MonthlyReport.Response) -> MonthlyReport.Response:
+        report = self.service.monthly_report(request.learner_id, request.agreed,
+                                             request.session_notes, datetime.now())
+        response.generated, response.session_only = report.generated, report.session_only
+        response.report_text, response.report_json = report.text, to_json(report.data)
+        self.tracer.emit('report', 'generated' if report.generated else 'offered',
+                         request.learner_id, {'session_only': report.session_only})
+        return response
+
+    def _on_health(self, request: HealthCheck.Request,
+                   response: HealthCheck.Response) -> HealthCheck.Response:
+        health = self.service.health(request.learner_id)
+        response.healthy_count, response.reading = health.healthy_count, health.reading
+        response.report_text, response.indicators_json = health.text, to_json(health.indicators)
+        self.tracer.emit('health_check', health.reading, request.learner_id,
+                         {'healthy': health.healthy_count})
+        return response
+
+    def _on_consent(self, request: ConsentSettings.Request,
+                    response: ConsentSettings.Response) -> ConsentSettings.Response:
+        ok, consent, error = self.service.consent(request.learner_id, request.update_json)
+        response.ok, response.consent_json, response.error = ok, consent.model_dump_json(), error
+        self.tracer.emit('consent', 'updated' if request.update_json else 'read',
+                         request.learner_id, {'ok': ok, 'error': error})
+        return response
+
+    def _on_privacy(self, request: PrivacyControl.Request,
+                    response: PrivacyControl.Response) -> PrivacyControl.Response:
+        result = self.service.privacy(request.learner_id, request.action,
+                                      request.argument_json, datetime.now())
+        response.ok, response.reply_text = result.ok, result.reply_text
+        response.data_json = json.dumps(result.data, ensure_ascii=False, default=str)
+        self.tracer.emit('privacy', request.action, request.learner_id, {'ok': result.ok})
+        return response
+
+    def destroy_node(self) -> None:
+        self.store.close()
+        super().destroy_node()
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(LearningCoordinator, args)
