@@ -1,4 +1,5 @@
-"""Test helpers for data files: read a shipped one, and see how a changed one is refused."""
+"""Test helpers for data files: read a shipped one, see how a changed one is refused, and
+read the skill documents they come from."""
 
 from __future__ import annotations
 
@@ -10,6 +11,17 @@ import yaml
 
 from robot_skills.model.config import ConfigError, parse
 from robot_skills.runtime import paths
+
+
+SEEDS = Path(__file__).resolve().parents[2] / 'shared' / 'seeds'
+
+
+def seed(name: str) -> str:
+    """The text of a skill document (the test is skipped where ../shared is not checked out)."""
+    path = SEEDS / name
+    if not path.is_file():
+        pytest.skip(f'the skill document is not at {path}')
+    return path.read_text(encoding='utf-8')
 
 
 def shipped(relative: str) -> Any:

@@ -3,7 +3,7 @@
 For each request, in this order:
 
 1. the crisis exception (``crisis.py``): a referral and nothing else; only the
-   fact "已转介" is written;
+   fact "已转介" is written; then a request longer than ``max_chars`` is declined;
 2. privacy controls (查看/更正/删除/暂停/不要记忆/不要共享/导出);
 3. whole-system requests: the monthly report, the health check;
 4. reminders: queued only with ``reminderConsent`` ("我把它加进你的提醒队列了",
@@ -135,6 +135,10 @@ class Coordinator:
             return Decision('crisis_referral', self.crisis.reply(self.crisis.region(text)),
                             detail={'signals': [s.category for s in crisis.signals]},
                             writes=(RecordReferral(),))
+        if len(text) > self.router.routing.max_chars:
+            return Decision('declined', self.phrases.too_long,
+                            detail={'why': f'longer than {self.router.routing.max_chars} '
+                                           'characters'})
         privacy = self.router.privacy(text)
         if privacy:
             return Decision('privacy', detail={'privacy': privacy})
@@ -171,14 +175,15 @@ class Coordinator:
         detail: dict = {'subject_rule': subject.rule, 'evidence': subject.evidence,
                         'stage_phrase': stage.phrase if stage else ''}
         if subject.subject is None and self.router.needs_subject(stage):
-            if not self.router.about_learning(text):
+            if stage is None and not self.router.about_learning(text):
                 return Decision('declined', self.phrases.declined_no_subject, detail=detail)
             return Decision('clarify', self.router.routing.unsure_question,
                             stage=stage.stage if stage else '',
                             detail={**detail, 'candidates': list(subject.candidates)})
         target = self.router.target(subject.subject, stage)
-        stage_name = stage.stage if stage else ('cross_subject' if subject.subject ==
-                                                'cross_subject' else 'problem')
+        stage_name = stage.stage if stage else 'problem'
+        if subject.subject == 'cross_subject' and stage_name == 'problem':
+            stage_name = 'cross_subject'
         base = Decision('route', subject=subject.subject or '', stage=stage_name,
                         target_skill=target, detail=detail)
         if view.privacy.paused(target, now.timestamp()):

@@ -25,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from robot_skills.model.config import describe
 from robot_skills.runtime import paths
 
 PROTOCOL_VERSION = '2.1'
@@ -180,8 +181,7 @@ def check(raw: str) -> tuple[Handover | None, list[str]]:
     try:
         handover = Handover.model_validate_json(raw)
     except ValidationError as error:
-        return None, [f'{".".join(str(p) for p in e["loc"]) or "handover"}: {e["msg"]}'
-                      for e in error.errors()]
+        return None, describe(error)
     problems = consent_problems(handover)
     return (None, problems) if problems else (handover, [])
 

@@ -58,6 +58,8 @@ class Routing(Strict):
     english_sentence: EnglishSentence
     chinese_passage: ChinesePassage
     unsure_question: str
+    max_chars: int = Field(ge=100, description='longer requests are declined (after the crisis '
+                                               'check, which reads all of it)')
     stages: list[Stage]
     report_phrases: list[str]
     health_phrases: list[str]
@@ -169,6 +171,7 @@ class Phrases(Strict):
     report_offer: str
     report_session_only: str
     declined_no_subject: str
+    too_long: str
     privacy: PrivacyPhrases
     subjects: dict[str, str]
     report: ReportPhrases

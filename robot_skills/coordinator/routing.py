@@ -121,9 +121,11 @@ class Router:
     def stage_of(self, name: str) -> Stage:
         return next(s for s in self.routing.stages if s.stage == name)
 
-    @staticmethod
-    def about_learning(text: str) -> bool:
-        return any(word in text for word in LEARNING_WORDS)
+    def about_learning(self, text: str) -> bool:
+        """Whether ``text`` is a study question at all (else it is declined, not clarified)."""
+        return any(word in text for word in LEARNING_WORDS) or any(
+            keyword in text for subject in self.routing.subjects.values()
+            for keyword in subject.keywords)
 
     def whole_system(self, text: str) -> str | None:
         if any(p in text for p in self.routing.report_phrases):

@@ -23,6 +23,7 @@ from robot_skills.coordinator.core import (Coordinator, Decision, HandoverResult
 from robot_skills.coordinator.records import ConsentBits
 from robot_skills.coordinator.report import Health, Report, health_check, monthly_report
 from robot_skills.coordinator.store import Store
+from robot_skills.model.config import describe
 
 PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'pause_linkage',
                    'resume_linkage', 'no_memory', 'no_sharing', 'export')
@@ -146,13 +147,15 @@ class CoordinatorService:
 
     def consent(self, learner_id: str, update_json: str) -> tuple[bool, ConsentBits, str]:
         current = self.store.consent(learner_id)
-        if not update_json.strip():
-            return True, current, ''
         try:
-            updated = ConsentBits.model_validate({**current.model_dump(),
-                                                  **json.loads(update_json)})
-        except (ValueError, ValidationError) as error:
-            return False, current, str(error).splitlines()[0]
+            update = json_object(update_json, 'update_json')
+            updated = ConsentBits.model_validate({**current.model_dump(), **update})
+        except ValidationError as error:
+            return False, current, '; '.join(describe(error))
+        except ValueError as error:
+            return False, current, str(error)
+        if not update:
+            return True, current, ''
         self.store.set_consent(learner_id, updated)
         return True, updated, ''
 
@@ -163,9 +166,9 @@ class CoordinatorService:
         words = self.phrases.privacy
         state = self.store.privacy(learner_id)
         try:
-            argument = json.loads(argument_json) if argument_json.strip() else {}
-        except ValueError:
-            return PrivacyResult(False, 'argument_json is not JSON')
+            argument = json_object(argument_json, 'argument_json')
+        except ValueError as error:
+            return PrivacyResult(False, str(error))
         if action == 'view':
             records = self.store.records(learner_id)
             return PrivacyResult(True, words.view, [asdict(r) for r in records])
@@ -173,6 +176,8 @@ class CoordinatorService:
             try:
                 record = self.store.correct(learner_id, int(argument.get('record_id', 0)),
                                             dict(argument.get('fields', {})))
+            except ValidationError as error:
+                return PrivacyResult(False, '; '.join(describe(error)))
             except (TypeError, ValueError) as error:
                 return PrivacyResult(False, str(error))
             if record is None:
@@ -212,6 +217,19 @@ class CoordinatorService:
             return PrivacyResult(True, words.export, f'{report.text}\n\n{records}'.strip())
         return PrivacyResult(False, f'unknown action {action!r}; '
                                     f'one of {", ".join(PRIVACY_ACTIONS)}')
+
+
+def json_object(raw: str, name: str) -> dict:
+    """A JSON object from a service field ('' is an empty one), or a ValueError naming it."""
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as error:
+        raise ValueError(f'{name} is not JSON: {error}') from error
+    if not isinstance(data, dict):
+        raise ValueError(f'{name} must be a JSON object, not {type(data).__name__}')
+    return data
 
 
 def _handover_key(raw: str) -> str:

@@ -13,8 +13,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import asdict, fields
+from dataclasses import asdict
+from functools import lru_cache
 from pathlib import Path
+
+from pydantic import TypeAdapter
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
 
@@ -64,23 +67,83 @@ MIGRATIONS = (
         failures INTEGER NOT NULL
     );
     ''',
+    # 2: one column per field of a linkage record instead of a JSON body, so that a
+    # month of records reads without parsing JSON per row (the monthly report).
+    '''
+    CREATE TABLE linkage_v2 (
+        record_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        learner_id TEXT NOT NULL REFERENCES learner(learner_id) ON DELETE CASCADE,
+        date TEXT NOT NULL,
+        trigger_source TEXT NOT NULL,
+        concept TEXT NOT NULL,
+        skills TEXT NOT NULL,
+        correction INTEGER NOT NULL,
+        feynman INTEGER NOT NULL,
+        notes INTEGER NOT NULL,
+        plan INTEGER NOT NULL,
+        focus INTEGER NOT NULL,
+        result TEXT NOT NULL,
+        root_cause TEXT NOT NULL,
+        mastered INTEGER,
+        needs_retest INTEGER NOT NULL,
+        needs_plan INTEGER NOT NULL,
+        needs_focus INTEGER NOT NULL
+    );
+    INSERT INTO linkage_v2 SELECT record_id, learner_id, date,
+        coalesce(json_extract(body, '$.trigger_source'), ''),
+        coalesce(json_extract(body, '$.concept'), ''),
+        coalesce(json_extract(body, '$.skills'), '[]'),
+        coalesce(json_extract(body, '$.correction'), 0),
+        coalesce(json_extract(body, '$.feynman'), 0),
+        coalesce(json_extract(body, '$.notes'), 0),
+        coalesce(json_extract(body, '$.plan'), 0),
+        coalesce(json_extract(body, '$.focus'), 0),
+        coalesce(json_extract(body, '$.result'), ''),
+        coalesce(json_extract(body, '$.root_cause'), ''),
+        json_extract(body, '$.mastered'),
+        coalesce(json_extract(body, '$.needs_retest'), 0),
+        coalesce(json_extract(body, '$.needs_plan'), 0),
+        coalesce(json_extract(body, '$.needs_focus'), 0)
+        FROM linkage;
+    DROP TABLE linkage;
+    ALTER TABLE linkage_v2 RENAME TO linkage;
+    CREATE INDEX linkage_by_learner ON linkage(learner_id, date);
+    ''',
 )
-RECORD_FIELDS = {f.name for f in fields(LinkageRecord)} - {'learner_id', 'record_id'}
+# The columns of a linkage record after learner_id (schema version 2), in order.
+COLUMNS = ('date', 'trigger_source', 'concept', 'skills', 'correction', 'feynman', 'notes',
+           'plan', 'focus', 'result', 'root_cause', 'mastered', 'needs_retest', 'needs_plan',
+           'needs_focus')
+CHECKED = TypeAdapter(LinkageRecord)      # a correction comes from outside: check its types
+
+
+class StoreError(ValueError):
+    """The store file cannot be used: not SQLite, unwritable, or from a newer version.
+
+    A ValueError, so the node refuses to start with the reason (``store_path`` is a
+    parameter like any other).
+    """
 
 
 class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
-        if self.path != ':memory:':
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute('PRAGMA journal_mode=WAL')
-        self._db.execute('PRAGMA foreign_keys=ON')
-        self._db.execute('PRAGMA secure_delete=ON')
-        self._migrate()
+        try:
+            if self.path != ':memory:':
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute('PRAGMA journal_mode=WAL')
+            self._db.execute('PRAGMA foreign_keys=ON')
+            self._db.execute('PRAGMA secure_delete=ON')
+            self._migrate()
+        except (sqlite3.Error, OSError) as error:
+            raise StoreError(f'store_path {self.path}: {error}') from error
 
     def _migrate(self) -> None:
-        version = self._db.execute('PRAGMA user_version').fetchone()[0]
+        version = self.version
+        if version > len(MIGRATIONS):
+            raise StoreError(f'{self.path} has schema version {version}, newer than this '
+                             f'code knows ({len(MIGRATIONS)}); refusing to touch it')
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             with self._transaction():
                 for statement in filter(str.strip, script.split(';')):
@@ -127,42 +190,40 @@ class Store:
     # ---- linkage records -------------------------------------------------------------------
 
     def add_record(self, record: LinkageRecord) -> int:
-        body = {k: v for k, v in asdict(record).items() if k in RECORD_FIELDS}
         with self._transaction():
-            self._learner(record.learner_id)
-            cursor = self._db.execute(
-                'INSERT INTO linkage (learner_id, date, body) VALUES (?, ?, ?)',
-                (record.learner_id, record.date, json.dumps(body, ensure_ascii=False)))
-        return int(cursor.lastrowid)
+            return self._insert(record)
 
     def add_records(self, records: Iterable[LinkageRecord]) -> None:
         with self._transaction():
             for record in records:
-                self._learner(record.learner_id)
-                body = {k: v for k, v in asdict(record).items() if k in RECORD_FIELDS}
-                self._db.execute('INSERT INTO linkage (learner_id, date, body) VALUES (?, ?, ?)',
-                                 (record.learner_id, record.date,
-                                  json.dumps(body, ensure_ascii=False)))
+                self._insert(record)
+
+    def _insert(self, record: LinkageRecord) -> int:
+        self._learner(record.learner_id)
+        cursor = self._db.execute(
+            f'INSERT INTO linkage (learner_id, {", ".join(COLUMNS)}) '
+            f'VALUES (?{", ?" * len(COLUMNS)})', (record.learner_id, *_row(record)))
+        return int(cursor.lastrowid)
 
     def records(self, learner_id: str, month: str = '') -> list[LinkageRecord]:
         rows = self._db.execute(
-            'SELECT record_id, body FROM linkage WHERE learner_id = ? AND date LIKE ? '
-            'ORDER BY record_id', (learner_id, f'{month}%')).fetchall()
-        return [_record(learner_id, record_id, body) for record_id, body in rows]
+            f'SELECT record_id, {", ".join(COLUMNS)} FROM linkage WHERE learner_id = ? '
+            'AND date LIKE ? ORDER BY record_id', (learner_id, f'{month}%')).fetchall()
+        return [_record(learner_id, row) for row in rows]
 
     def correct(self, learner_id: str, record_id: int, changes: dict) -> LinkageRecord | None:
         unknown = set(changes) - LinkageRecord.editable()
         if unknown:
             raise ValueError(f'these fields cannot be corrected: {sorted(unknown)}')
         with self._transaction():
-            row = self._db.execute('SELECT body FROM linkage WHERE learner_id = ? AND '
-                                   'record_id = ?', (learner_id, record_id)).fetchone()
+            row = self._db.execute(f'SELECT record_id, {", ".join(COLUMNS)} FROM linkage '
+                                   'WHERE learner_id = ? AND record_id = ?',
+                                   (learner_id, record_id)).fetchone()
             if row is None:
                 return None
-            body = {**json.loads(row[0]), **changes}
-            record = _record(learner_id, record_id, json.dumps(body))   # validates the fields
-            self._db.execute('UPDATE linkage SET body = ?, date = ? WHERE record_id = ?',
-                             (json.dumps(body, ensure_ascii=False), record.date, record_id))
+            record = CHECKED.validate_python({**asdict(_record(learner_id, row)), **changes})
+            self._db.execute(f'UPDATE linkage SET {", ".join(f"{c} = ?" for c in COLUMNS)} '
+                             'WHERE record_id = ?', (*_row(record), record_id))
         return record
 
     def delete_records(self, learner_id: str) -> int:
@@ -178,7 +239,7 @@ class Store:
     def recent_dispatches(self, learner_id: str, since: float) -> list[tuple[str, str]]:
         """(concept, SKILL) dispatched for the learner since ``since``."""
         return self._db.execute('SELECT DISTINCT concept, skill FROM dispatch WHERE '
-                                'learner_id = ? AND at >= ?', (learner_id, since)).fetchall()
+                                'learner_id = ? AND at > ?', (learner_id, since)).fetchall()
 
     def add_dispatch(self, learner_id: str, concept: str, skill: str, at: float) -> None:
         with self._transaction():
@@ -224,8 +285,9 @@ class Store:
                              (session_id, kind, body, at))
 
     def handovers(self, kind: str = '') -> list[tuple[str, str, str]]:
-        return self._db.execute('SELECT session_id, kind, body FROM handover WHERE kind LIKE ? '
-                                'ORDER BY handover_id', (f'{kind}%',)).fetchall()
+        """(session, type, body) of the stored handovers, of one type when ``kind`` is given."""
+        return self._db.execute("SELECT session_id, kind, body FROM handover WHERE ? IN ('', kind) "
+                                'ORDER BY handover_id', (kind,)).fetchall()
 
     def failures(self, key: str) -> int:
         row = self._db.execute('SELECT failures FROM handover_failure WHERE key = ?',
@@ -239,10 +301,24 @@ class Store:
         return self.failures(key)
 
 
-def _record(learner_id: str, record_id: int, body: str) -> LinkageRecord:
-    data = json.loads(body)
-    data['skills'] = tuple(data.get('skills', ()))
-    return LinkageRecord(learner_id=learner_id, record_id=record_id, **data)
+def _row(record: LinkageRecord) -> tuple:
+    return tuple(json.dumps(list(record.skills), ensure_ascii=False) if c == 'skills'
+                 else getattr(record, c) for c in COLUMNS)
+
+
+def _record(learner_id: str, row: tuple) -> LinkageRecord:
+    """A record from ``SELECT record_id, COLUMNS``; positional, as a month of them is read."""
+    (record_id, date, trigger_source, concept, skills, correction, feynman, notes, plan, focus,
+     result, root_cause, mastered, needs_retest, needs_plan, needs_focus) = row
+    return LinkageRecord(learner_id, date, trigger_source, concept, _skills(skills),
+                         correction == 1, feynman == 1, notes == 1, plan == 1, focus == 1, result,
+                         root_cause, None if mastered is None else mastered == 1,
+                         needs_retest == 1, needs_plan == 1, needs_focus == 1, record_id)
+
+
+@lru_cache(maxsize=1024)
+def _skills(text: str) -> tuple[str, ...]:
+    return tuple(json.loads(text))     # few distinct lists of SKILLs: parse each once
 
 
 class _Transaction:

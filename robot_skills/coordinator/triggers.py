@@ -39,6 +39,8 @@ class ExecutionContext:
     plan_exists: bool = False
     interrupted_by_distraction: bool = False    # 执行总被分心打断
     knows_method: bool = False
+    misses_deadlines: bool = False              # 计划写了，但总是无法按时完成
+    reviews_neglected: bool = False             # 错题长期不回看，费曼测试总约不上
 
 
 def feynman_reasons(error: ErrorContext) -> list[str]:
@@ -82,6 +84,8 @@ def plan_reasons(execution: ExecutionContext) -> list[str]:
         reasons.append('明知道要做，却总在开始环节失败')
     if execution.knows_method and execution.weeks_postponed >= 1:
         reasons.append('学生知道方法，但连续拖延没执行')
+    if execution.reviews_neglected:
+        reasons.append('错题长期不回看，费曼测试总约不上：检查计划安排')
     return reasons
 
 
@@ -92,4 +96,8 @@ def focus_reasons(execution: ExecutionContext) -> list[str]:
         reasons.append('复习提醒收到但完成率持续偏低')
     if execution.plan_exists and execution.interrupted_by_distraction:
         reasons.append('计划存在，但执行总被分心打断')
+    if execution.plan_exists and execution.misses_deadlines:
+        reasons.append('计划写了，但总是无法按时完成')
+    if execution.reviews_neglected:
+        reasons.append('错题长期不回看，费曼测试总约不上：检查专注阻力')
     return reasons

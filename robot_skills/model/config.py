@@ -50,7 +50,12 @@ def parse(text: str, model: type[ModelT], path: Path | str = '<string>') -> Mode
     try:
         return model.model_validate(data if data is not None else {})
     except ValidationError as error:
-        raise ConfigError(path, [_describe(item, data) for item in error.errors()]) from error
+        raise ConfigError(path, describe(error, data)) from error
+
+
+def describe(error: ValidationError, data: Any = None) -> list[str]:
+    """One line per problem, naming the entry and the field (also for messages, not files)."""
+    return [_describe(item, data) for item in error.errors()]
 
 
 def _describe(item: Any, data: Any) -> str:

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from config_files import refusal, shipped
+from config_files import refusal, seed, shipped
 
 from robot_skills.wayfinding.building import Building
 
-SEED = Path(__file__).resolve().parents[3] / 'shared' / 'seeds' / '001_83b9583f01629411.txt'
-
-
 @pytest.fixture(scope='module')
 def document() -> str:
-    if not SEED.is_file():
-        pytest.skip(f'the skill document is not at {SEED}')
-    return SEED.read_text(encoding='utf-8')
+    return seed('001_83b9583f01629411.txt')
 
 
 def _document_locations(text: str) -> dict[str, tuple[str, str]]:

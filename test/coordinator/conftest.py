@@ -1,0 +1,40 @@
+"""Shared fixtures of the coordinator tests: the shipped data, the core, a service."""
+
+from __future__ import annotations
+
+import pytest
+
+from robot_skills.coordinator.core import Coordinator
+from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
+from robot_skills.coordinator.service import CoordinatorService, Windows
+from robot_skills.coordinator.store import Store
+from robot_skills.model.config import load
+from robot_skills.runtime import paths
+
+
+@pytest.fixture(scope='session')
+def routing() -> Routing:
+    return load(paths.config('coordinator/routing.yaml'), Routing)
+
+
+@pytest.fixture(scope='session')
+def crisis_lexicon() -> Crisis:
+    return load(paths.config('coordinator/crisis.yaml'), Crisis)
+
+
+@pytest.fixture(scope='session')
+def phrases() -> Phrases:
+    return load(paths.config('coordinator/phrases.yaml'), Phrases)
+
+
+@pytest.fixture(scope='session')
+def coordinator(routing, crisis_lexicon, phrases) -> Coordinator:
+    return Coordinator(routing, crisis_lexicon, phrases)
+
+
+@pytest.fixture
+def service(coordinator) -> CoordinatorService:
+    store = Store(':memory:')
+    yield CoordinatorService(coordinator, store, Windows())
+    store.close()
+
