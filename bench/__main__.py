@@ -10,7 +10,9 @@ meaningful on a noisy host:
 * skill path: ASR event published -> the first goal accepted by mock_hardware,
   for the runtime alone (a core that says what it hears) and for every skill,
   with each executor; p50/p99 over ``--events`` events after a warm-up;
-* throughput of the pure cores on one core;
+* the learning coordinator: request -> decision over DDS (``bench/coordinator.py``);
+* throughput of the pure cores on one core (the coordinator's routing decision
+  and its monthly report over 10,000 stored records among them);
 * RSS of each node process and of the whole simulation.
 
 Latency is the mock's command-log stamp minus the event's stamp (one clock).
@@ -23,14 +25,11 @@ import itertools
 import json
 import os
 import platform
-import signal
-import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import psutil
 import rclpy
@@ -40,6 +39,9 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
+from bench import coordinator
+from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
+                           throughput)
 from robot_skills.classroom.grading import Grader
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.quota import plan
@@ -55,8 +57,6 @@ from robot_skills.wayfinding.core import WayfindingCore
 from robot_skills_interfaces.action import Speak as SpeakAction
 from robot_skills_interfaces.msg import AsrEvent, HardwareCommand, SkillEvent
 
-ROOT = Path(__file__).resolve().parents[1]
-RELIABLE = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
 HISTORY = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE,
                      durability=DurabilityPolicy.TRANSIENT_LOCAL)
 WARMUP = 50
@@ -74,11 +74,6 @@ class Measured:
     traces_capabilities: bool
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
 class Driver(Node):
     """The bench's own node: publishes events, reads the mock's log and the skill traces."""
 
@@ -94,12 +89,7 @@ class Driver(Node):
         self.create_subscription(SkillEvent, 'skill_events', self.events.append, HISTORY)
 
     def spin_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            if time.monotonic() > deadline:
-                return False
-            self.executor_.spin_once(timeout_sec=0.05)
-        return True
+        return spin_until(self.executor_, predicate, timeout)
 
     def idle_count(self) -> int:
         return sum(1 for e in self.events if e.kind == 'idle')
@@ -131,29 +121,6 @@ class Driver(Node):
                     future.result().get_result_async(), timeout_sec=2.0)
         client.destroy()
         return samples[WARMUP:]
-
-
-def start(command: list[str], namespace: str, executor: str = 'single',
-          params: tuple[str, ...] = ()) -> subprocess.Popen:
-    env = {**os.environ, 'ROBOT_SKILLS_EXECUTOR': executor}
-    errors = open(f'/tmp/robot_skills_bench{namespace.replace("/", "_")}.log', 'w')  # noqa: SIM115
-    return subprocess.Popen([*command, '--ros-args', '-r', f'__ns:={namespace}', *params,
-                             '--log-level', 'warn'],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=errors, text=True)
-
-
-def stop(process: subprocess.Popen) -> str:
-    process.send_signal(signal.SIGINT)
-    try:
-        output, _ = process.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
-    return output
-
-
-def rss_mb(process: subprocess.Popen) -> float:
-    return psutil.Process(process.pid).memory_info().rss / 2**20
 
 
 def measure(path: Measured, count: int, index: int) -> dict:
@@ -244,18 +211,6 @@ def classroom_cores() -> list[dict]:
                        lambda: plan(lesson, phrases, 5, 3))]
 
 
-def throughput(label: str, function: Callable[[], object], seconds: float = 1.0) -> dict:
-    """Calls per second of a pure function on one core, and its median call time."""
-    times = []
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline:
-        start_ = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start_)
-    return {'label': label, 'per_second': len(times) / sum(times),
-            'median_us': statistics.median(times) * 1e6}
-
-
 def simulation_rss() -> float:
     """Peak RSS of robot_skills_sim playing the demo scenario, in MB."""
     process = subprocess.Popen(['robot_skills_sim', '--scenario',
@@ -320,6 +275,7 @@ def main() -> None:
           f'python {platform.python_version()}, {args.events} events per path')
     results = [measure(path, args.events, i) for i, path in enumerate(measured())]
     lessons = classroom(args.lessons, len(results))
+    coordinated = coordinator.round_trips(min(args.events, 500), len(results) + 1)
     rclpy.shutdown()
     floor = results[0]
     cores = [
@@ -333,13 +289,14 @@ def main() -> None:
         throughput('judge a speech receipt', lambda: judge(Speak('你好'), Receipt('completed'))),
         *wayfinding_cores(),
         *classroom_cores(),
+        *coordinator.cores(),
     ]
     sim_rss = simulation_rss()
-    report(floor, results, cores, sim_rss, lessons)
+    report(floor, results, cores, sim_rss, lessons, coordinated)
 
 
 def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
-           lessons: dict) -> None:
+           lessons: dict, coordinated: dict) -> None:
     pubsub, goal = floor.get('pubsub', []), floor.get('goal_round_trip', [])
     rows = [('floor: publish -> callback, 2 processes', pubsub and percentile(pubsub, 0.5),
              pubsub and percentile(pubsub, 0.99), ''),
@@ -349,6 +306,10 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
         ratio = f'{r["p50"] / floor["p50"]:.2f}x' if r is not floor else '1.00x'
         rows.append((f'{r["label"]} ({r["executor"]}): event -> goal accepted', r['p50'],
                      r['p99'], ratio + (f', {r["lost"]} lost' if r['lost'] else '')))
+    rows.append(('learning_coordinator (single): request -> decision received',
+                 coordinated['p50'], coordinated['p99'],
+                 f'{coordinated["p50"] / floor["p50"]:.2f}x'
+                 + (f', {coordinated["lost"]} lost' if coordinated['lost'] else '')))
     print('\n| path | p50 ms | p99 ms | p50 vs relay floor |\n|---|---|---|---|')
     for label, p50, p99, ratio in rows:
         print(f'| {label} | {p50:.3f} | {p99:.3f} | {ratio} |')
@@ -361,6 +322,7 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
         if r['executor'] == 'single':
             print(f'| {r["label"]} | {r["rss_node_mb"]:.0f} |')
     print(f'| classroom_presenter | {lessons["rss_node_mb"]:.0f} |')
+    print(f'| learning_coordinator | {coordinated["rss_node_mb"]:.0f} |')
     print(f'| robot_skills_sim, whole simulation (peak) | {sim_rss:.0f} |')
     print(f'\n| classroom ({lessons["lessons"]} three-point lessons, instant mock hardware) | '
           f'figure |\n|---|---|')
