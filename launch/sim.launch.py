@@ -1,6 +1,6 @@
 """Every simulated robot with its skills, started the standard ROS 2 way.
 
-    ros2 launch robot_skills sim.launch.py [time_scale:=0.5]
+    ros2 launch robot_skills sim.launch.py [time_scale:=0.5] [coordinator_store:=FILE]
 
 The robots and the skills each runs come from ``config/sim.yaml`` and the node
 parameters from ``config/params.yaml``: the same files ``robot_skills_sim``
@@ -26,13 +26,19 @@ def generate_launch_description():
         robots = yaml.safe_load(stream)['robots']
     time_scale = ParameterValue(LaunchConfiguration('time_scale'), value_type=float)
 
-    actions = [DeclareLaunchArgument(
-        'time_scale', default_value='1.0',
-        description='mock hardware time scale (0.2 runs five times faster)')]
+    own = {'learning_coordinator': {'store_path': LaunchConfiguration('coordinator_store')}}
+
+    actions = [
+        DeclareLaunchArgument('time_scale', default_value='1.0',
+                              description='mock hardware time scale (0.2 runs five times faster)'),
+        DeclareLaunchArgument('coordinator_store', default_value=':memory:',
+                              description='SQLite file of the simulated learning coordinator '
+                                          '(:memory: forgets everything on exit)')]
     for robot, skills in robots.items():
         actions.append(Node(
             package='robot_skills', executable='mock_hardware', namespace=robot,
             parameters=[params, {'time_scale': time_scale}], output='screen'))
         actions.extend(Node(package='robot_skills', executable=skill, namespace=robot,
-                            parameters=[params], output='screen') for skill in skills)
+                            parameters=[params, *([own[skill]] if skill in own else [])],
+                            output='screen') for skill in skills)
     return LaunchDescription(actions)

@@ -1,21 +1,20 @@
 """What the coordinator keeps about a learner (pure values; stored by ``store.py``).
 
-A linkage record is section 八's structure, one per linkage; consent bits are
-the learner's settings (section 10, vocab §8); privacy holds the learner's
-choices from 隐私与数据控制入口.
+A linkage record is section 八's structure, one per linkage: a NamedTuple,
+immutable and built from SQLite rows several times faster than a frozen
+dataclass (the monthly report reads 10,000 of them). Consent bits are the
+learner's settings (section 10, vocab §8); privacy holds the learner's choices
+from 隐私与数据控制入口.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-SKILL_FLAGS = ('correction', 'feynman', 'notes', 'plan', 'focus')
-
-
-@dataclass(frozen=True)
-class LinkageRecord:
+class LinkageRecord(NamedTuple):
     """日期 / 触发来源 / 涉及知识点 / 参与SKILL / 五个环节 / 结果与判断 (section 八)."""
 
     learner_id: str
@@ -52,7 +51,7 @@ class LinkageRecord:
     @classmethod
     def editable(cls) -> set[str]:
         """Fields a learner may correct (not who it belongs to or its number)."""
-        return {f.name for f in fields(cls)} - {'learner_id', 'record_id'}
+        return set(cls._fields) - {'learner_id', 'record_id'}
 
 
 class ConsentBits(BaseModel):

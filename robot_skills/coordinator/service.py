@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from pydantic import ValidationError
@@ -171,7 +171,7 @@ class CoordinatorService:
             return PrivacyResult(False, str(error))
         if action == 'view':
             records = self.store.records(learner_id)
-            return PrivacyResult(True, words.view, [asdict(r) for r in records])
+            return PrivacyResult(True, words.view, [r._asdict() for r in records])
         if action == 'correct':
             try:
                 record = self.store.correct(learner_id, int(argument.get('record_id', 0)),
@@ -182,7 +182,7 @@ class CoordinatorService:
                 return PrivacyResult(False, str(error))
             if record is None:
                 return PrivacyResult(False, 'no such record of this learner')
-            return PrivacyResult(True, words.correct, asdict(record))
+            return PrivacyResult(True, words.correct, record._asdict())
         if action == 'delete':
             self.store.set_privacy(learner_id, replace(state, pending_delete=True))
             return PrivacyResult(True, words.delete_confirm)

@@ -221,7 +221,7 @@ class Store:
                                    (learner_id, record_id)).fetchone()
             if row is None:
                 return None
-            record = CHECKED.validate_python({**asdict(_record(learner_id, row)), **changes})
+            record = CHECKED.validate_python({**_record(learner_id, row)._asdict(), **changes})
             self._db.execute(f'UPDATE linkage SET {", ".join(f"{c} = ?" for c in COLUMNS)} '
                              'WHERE record_id = ?', (*_row(record), record_id))
         return record

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import replace
 
 import pytest
 from coordinator_talk import NOW, ask
@@ -39,8 +38,8 @@ def test_without_asking_there_is_only_the_offer(phrases):
 
 
 @pytest.mark.parametrize('records, authorised', [([], True), ([record(correction=True)], False),
-                                                 ([replace(record(correction=True),
-                                                           date='2026-10-31')], True)])
+                                                 ([record(correction=True)._replace(date='2026-10-31')],
+                                                  True)])
 def test_without_authorised_data_of_the_month_it_covers_only_the_session(phrases, records,
                                                                           authorised):
     made = report(phrases, records, authorised=authorised, notes='我今天又错了三道方程，计划也拖了')

@@ -26,7 +26,8 @@ from rclpy.action import ActionClient  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
 from robot_skills_interfaces.action import Speak  # noqa: E402
-from robot_skills_interfaces.msg import AsrEvent, HardwareCommand  # noqa: E402
+from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, LearningRequest,  # noqa: E402
+                                         RoutingDecision)
 
 ROBOTS = ('q5', 'tianyi')
 TIMEOUT = 20.0
@@ -60,6 +61,16 @@ class TestSimulatedRobots(unittest.TestCase):
         self.assertTrue(future.done(), 'no answer within the timeout')
         return future.result()
 
+    def _send_until(self, publisher, message, done):
+        """Publish ``message`` once it has a subscriber, then spin until ``done()`` or timeout."""
+        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
+        sent = False
+        while not done() and self.node.get_clock().now().nanoseconds < end:
+            if not sent and publisher.get_subscription_count():
+                publisher.publish(message)
+                sent = True
+            rclpy.spin_once(self.node, timeout_sec=0.5)
+
     def test_every_robot_speaks_and_logs_the_command(self):
         for robot in ROBOTS:
             log = []
@@ -81,15 +92,9 @@ class TestSimulatedRobots(unittest.TestCase):
         self.node.create_subscription(HardwareCommand, '/q5/mock_hardware/commands', log.append,
                                       10)
         asr = self.node.create_publisher(AsrEvent, '/q5/asr/events', 10)
-        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
-        sent = False
-        while not any(m.device == 'arm_gesture' for m in log) and \
-                self.node.get_clock().now().nanoseconds < end:
-            if not sent and asr.get_subscription_count():
-                asr.publish(AsrEvent(utterance_id='launch-1', text='小范小范，贝旺路怎么走',
-                                     kws_triggered=True, is_final=True, confidence=1.0))
-                sent = True
-            rclpy.spin_once(self.node, timeout_sec=0.5)
+        self._send_until(asr, AsrEvent(utterance_id='launch-1', text='小范小范，贝旺路怎么走',
+                                       kws_triggered=True, is_final=True, confidence=1.0),
+                         lambda: any(m.device == 'arm_gesture' for m in log))
         speech = [json.loads(m.arguments_json)['message'] for m in log if m.device == 'tts']
         self.assertEqual(speech[0], '贝旺路在穿过前方茶水区，右手边第一个会议室就是贝旺路。')
         gestures = [json.loads(m.arguments_json) for m in log if m.device == 'arm_gesture']
@@ -100,18 +105,23 @@ class TestSimulatedRobots(unittest.TestCase):
         self.node.create_subscription(HardwareCommand, '/tianyi/mock_hardware/commands',
                                       log.append, 10)
         asr = self.node.create_publisher(AsrEvent, '/tianyi/asr/events', 10)
-        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
-        sent = False
-        while not any(m.device == 'hand' for m in log) and \
-                self.node.get_clock().now().nanoseconds < end:
-            if not sent and asr.get_subscription_count():
-                asr.publish(AsrEvent(utterance_id='launch-2', text='用课堂讲解的方式介绍光合作用',
-                                     is_final=True, confidence=1.0))
-                sent = True
-            rclpy.spin_once(self.node, timeout_sec=0.5)
+        self._send_until(asr, AsrEvent(utterance_id='launch-2', text='用课堂讲解的方式介绍光合作用',
+                                       is_final=True, confidence=1.0),
+                         lambda: any(m.device == 'hand' for m in log))
         speech = [json.loads(m.arguments_json)['message'] for m in log if m.device == 'tts']
         self.assertEqual(speech[:2], ['你好，今天讲光合作用，共三个知识点。', '下面我们进入第一个知识点。'])
         self.assertIn(('arm_gesture', 'welcome'), [(m.device, m.action) for m in log])
+
+    def test_the_tianyi_coordinator_routes_a_request(self):
+        decisions = []
+        self.node.create_subscription(RoutingDecision, '/tianyi/coordinator/decisions',
+                                      decisions.append, 10)
+        requests = self.node.create_publisher(LearningRequest, '/tianyi/coordinator/requests', 10)
+        self._send_until(requests, LearningRequest(request_id='launch-3', learner_id='l1',
+                                                   text='10N的力拉物体，这道题我做错了'),
+                         lambda: decisions)
+        self.assertEqual([(d.action, d.subject, d.target_skill) for d in decisions],
+                         [('route', 'physics', 'xiaozhi-correction-notebook')])
 
     def test_joint_states_are_published(self):
         states = []

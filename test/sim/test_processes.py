@@ -57,6 +57,15 @@ def test_a_bad_data_file_stops_the_executable_with_the_reason(tmp_path):
     assert f'{bad}: entry arm, field' in done.stderr
 
 
+def test_an_unusable_store_stops_the_coordinator_with_the_reason(tmp_path):
+    store = tmp_path / 'records.sqlite3'
+    store.write_bytes(b'not a database, just bytes ' * 200)
+    done = subprocess.run([_bin('learning_coordinator'), '--ros-args', '-p',
+                           f'store_path:={store}'], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert f'cannot start: store_path {store}' in done.stderr
+
+
 def test_the_demo_scenario_runs_to_the_end_as_a_process():
     done = subprocess.run([_bin('robot_skills_sim'), '--scenario',
                            paths.config('scenarios/demo.yaml')],
