@@ -42,6 +42,7 @@ setup(
             'wayfinding_guide = robot_skills.wayfinding.node:main',
             'classroom_presenter = robot_skills.classroom.node:main',
             'learning_coordinator = robot_skills.coordinator.node:main',
+            'pbl_ta = robot_skills.discussion.node:main',
             'robot_skills_sim = robot_skills.sim.main:main',
         ],
     },

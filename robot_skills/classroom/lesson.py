@@ -14,13 +14,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from robot_skills.model.config import ConfigError, load
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra='forbid', frozen=True)
+from robot_skills.model.config import ConfigError, Strict, load
 
 
 class Expected(Strict):

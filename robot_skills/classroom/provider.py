@@ -4,23 +4,20 @@ The endpoint (``POST {base_url}/chat/completions``) is asked for exactly the
 lesson file structure as JSON. Its answer goes through the same pydantic
 schema and the same quota planner as an authored lesson; invalid output is
 sent back once with the errors, and a second failure is a ``ProviderError``:
-the robot then says it has no prepared material, it never improvises. Only
-the standard library is used for HTTP; the caller runs ``fetch`` off the
-executor thread.
+the robot then says it has no prepared material, it never improvises. The
+caller runs ``fetch`` off the executor thread.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from robot_skills.classroom.lesson import Lesson
 from robot_skills.classroom.quota import PlanError
 from robot_skills.model.config import ConfigError, parse
+from robot_skills.runtime.chat import ChatEndpoint, ChatError
 
 FENCE = re.compile(r'^```(?:json)?\s*|\s*```$')
 INSTRUCTIONS = """You write short lessons for a classroom robot that speaks Chinese.
@@ -65,17 +62,8 @@ class LessonProvider:
         raise ProviderError(f'no valid lesson after a retry: {problems}')
 
     def _complete(self, messages: list[dict]) -> str:
-        body = json.dumps({'model': self.model, 'messages': messages, 'temperature': 0,
-                           'response_format': {'type': 'json_object'}}).encode()
-        headers = {'Content-Type': 'application/json'}
-        if self.api_key:
-            headers['Authorization'] = f'Bearer {self.api_key}'
-        request = urllib.request.Request(f'{self.base_url.rstrip("/")}/chat/completions',
-                                         data=body, headers=headers, method='POST')
+        endpoint = ChatEndpoint(self.base_url, self.model, self.api_key, self.timeout)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                reply = json.load(response)
-            return str(reply['choices'][0]['message']['content'])
-        except (urllib.error.URLError, TimeoutError, ValueError, KeyError, IndexError,
-                TypeError) as error:
-            raise ProviderError(f'the provider did not answer usably: {error}') from error
+            return endpoint.complete(messages)
+        except ChatError as error:
+            raise ProviderError(str(error)) from error

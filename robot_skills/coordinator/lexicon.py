@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra='forbid', frozen=True)
+from robot_skills.model.config import Strict
 
 
 class Subject(Strict):

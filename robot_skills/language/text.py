@@ -37,6 +37,13 @@ def fold(text: str) -> str:
     return NOT_WORD.sub('', text)
 
 
+def bigram_share(phrase: str, text: str) -> float:
+    """How much of ``phrase``'s wording ``text`` repeats: the share of its character pairs
+    found in ``text`` (both already folded)."""
+    grams = {phrase[i:i + 2] for i in range(len(phrase) - 1)}
+    return sum(1 for gram in grams if gram in text) / len(grams) if grams else 0.0
+
+
 def number(numeral: str) -> float | None:
     """The value of ``12``, ``十二``, ``两``, ``半``; None when it is not a number."""
     if re.fullmatch(r'\d+(\.\d+)?', numeral):

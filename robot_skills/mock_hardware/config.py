@@ -8,13 +8,11 @@ and in ``arm/move_pos`` goals are degrees, as in the skill documents;
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from robot_skills.model.config import Strict
 
 FINGERS = ('little', 'ring', 'middle', 'index', 'thumb_bend', 'thumb_rotation')
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra='forbid', frozen=True)
 
 
 class Keyframe(Strict):

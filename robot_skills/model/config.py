@@ -14,11 +14,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 ModelT = TypeVar('ModelT', bound=BaseModel)
 
 _LABEL_KEYS = ('formal_name', 'name', 'key', 'id', 'title', 'topic')
+
+
+class Strict(BaseModel):
+    """A data-file entry: an unknown field is an error (a typo never passes silently)."""
+
+    model_config = ConfigDict(extra='forbid', frozen=True)
 
 
 class ConfigError(Exception):

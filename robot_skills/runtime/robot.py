@@ -89,19 +89,26 @@ class _Pending:
 
 
 class Robot:
-    """The devices of one robot (relative names, so the node's namespace picks the robot)."""
+    """The devices of one robot.
+
+    Names are relative, so the node's namespace picks the robot, unless
+    ``namespace`` names the robot (a node that is not one of its skills, such
+    as the discussion TA, speaking through it).
+    """
 
     def __init__(self, node: Node, devices: Iterable[Device], timeouts: Callable[[], Timeouts],
                  callback_group: CallbackGroup | None = None,
-                 controls: Iterable[Control] | None = None) -> None:
+                 controls: Iterable[Control] | None = None, namespace: str = '') -> None:
         self._node = node
         self._timeouts = timeouts
         self.devices = frozenset(devices)
-        self._actions = {d: ActionClient(node, ACTIONS[d].action_type, ACTIONS[d].name,
+        prefix = f'{namespace.rstrip("/")}/' if namespace else ''
+        self._actions = {d: ActionClient(node, ACTIONS[d].action_type, prefix + ACTIONS[d].name,
                                          callback_group=callback_group)
                          for d in sorted(self.devices)}
         allowed = set(Control if controls is None else controls)
-        self._services = {c: node.create_client(Trigger, c.value, callback_group=callback_group)
+        self._services = {c: node.create_client(Trigger, prefix + c.value,
+                                                  callback_group=callback_group)
                           for c in Control if c.device in self.devices and c in allowed}
         self._lock = threading.Lock()
         self._pending: set[_Pending] = set()

@@ -14,14 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from robot_skills.model.config import Strict
 
 Direction = Literal['left', 'right', 'front', 'none']
 LIFT_EXIT = ('您出电梯后', '您出电梯之后')
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra='forbid', frozen=True)
 
 
 class Floor(Strict):

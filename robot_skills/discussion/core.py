@@ -1,0 +1,193 @@
+"""The PBL discussion TA (003, pbl_ta) as a pure core: turns in, the document's JSON out.
+
+A session holds the material pack, the digested history and the last state
+card. Three steps, as the document's task modes:
+
+* ``plan``    -> must_discuss_points, likely_misreadings, trigger_questions,
+  planned from the whole pack before free discussion;
+* ``refresh`` -> {"state_card"} only: is there a misreading, a gap, a pending
+  question, may the TA speak, may the discussion end; never an utterance;
+* ``draft`` + ``discuss`` -> {"state_card", "utterance"}: ``draft`` picks the
+  most urgent reason to speak and its template utterance; ``discuss`` checks
+  the hard limits again (turns may have arrived while an LLM was asked),
+  takes an LLM candidate only if it passes the same rules, records the TA's
+  body turn and returns the card with should_speak false ("一旦你已经在本轮
+  utterance 把当前最重要的问题说出，应立即降为 false").
+
+Every step reads the previous state card first: the caller's (the role
+packet's) when given, else the one this session produced last. Its pending
+questions order the must-discuss points the TA looks at, and questions it
+carries that the material does not know are kept until a student's turn
+answers them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from robot_skills.discussion.card import DiscussAnswer, PlanAnswer, RefreshAnswer, StateCard
+from robot_skills.discussion.detectors import Finding, Policy, findings
+from robot_skills.discussion.history import HOW_TO, Digest, Turn
+from robot_skills.discussion.limits import may_speak
+from robot_skills.discussion.material import Lexicon, Material
+from robot_skills.discussion.utterance import compose, context, problems
+from robot_skills.language.text import bigram_share, fold
+
+ANSWERED_SHARE = 0.5
+SILENT = 'students_can_continue'
+
+
+@dataclass
+class Session:
+    session_id: str
+    material: Material
+    digest: Digest
+    card: StateCard | None = None
+    since_card: list[str] = field(default_factory=list)   # folded student turns since
+    turn_ids: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step's answer (the document's JSON) and why the TA spoke or kept silent."""
+
+    answer: dict
+    reason: str
+    utterance: str = ''
+    gap: str = ''
+    rejected: tuple[str, ...] = ()     # what was wrong with an LLM candidate
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What the TA would say now (``finding`` None: it stays silent, ``reason`` says why)."""
+
+    previous: StateCard | None
+    order: tuple[str, ...]
+    finding: Finding | None
+    reason: str
+    text: str = ''
+
+
+class TaCore:
+    def __init__(self, lexicon: Lexicon, policy: Policy | None = None, ta_id: str = 'ta') -> None:
+        self.lexicon = lexicon
+        self.policy = policy or Policy()
+        self.ta_id = ta_id
+
+    def open(self, session_id: str, material: Material) -> Session:
+        return Session(session_id, material,
+                       Digest(material, self.lexicon, self.policy.novel_bigrams))
+
+    def hear(self, session: Session, turn: Turn, turn_id: str = '') -> bool:
+        """Add a turn to the history; False for a turn id seen before (counted once)."""
+        if turn_id:
+            if turn_id in session.turn_ids:
+                return False
+            session.turn_ids.add(turn_id)
+        session.digest.add(turn)
+        if turn.is_body and turn.role in ('student', 'peer'):
+            session.since_card.append(fold(turn.text))
+        return True
+
+    # ---- the three modes ---------------------------------------------------------------
+
+    def plan(self, session: Session) -> Step:
+        material = session.material
+        triggers = material.trigger_questions or [
+            *(p.ask for p in material.must_discuss), *(c.ask for c in material.conflicts)]
+        answer = PlanAnswer(must_discuss_points=[p.point for p in material.must_discuss],
+                            likely_misreadings=[m.reading for m in material.misreadings],
+                            trigger_questions=triggers)
+        return Step(answer.model_dump(), 'plan')
+
+    def refresh(self, session: Session, previous: StateCard | None = None) -> Step:
+        previous = previous or session.card
+        order = self._order(session, previous)
+        found = findings(session.material, session.digest, self.policy, order)
+        limit = may_speak(session.digest.ta)
+        reason = (f'limit:{limit}' if limit else found[0].reason) if found else SILENT
+        card = self._card(session, previous, bool(found) and not limit, order)
+        return Step(RefreshAnswer(state_card=card).model_dump(), reason,
+                    gap=found[0].gap if found else '')
+
+    def draft(self, session: Session, previous: StateCard | None = None) -> Draft:
+        previous = previous or session.card
+        order = self._order(session, previous)
+        limit = may_speak(session.digest.ta)
+        if limit:
+            return Draft(previous, order, None, f'limit:{limit}')
+        found = findings(session.material, session.digest, self.policy, order)
+        if not found:
+            return Draft(previous, order, None, SILENT)
+        finding = found[0]
+        about = context(session.material, session.digest)
+        return Draft(previous, order, finding, finding.reason,
+                     compose(session.material, self.lexicon, finding, about))
+
+    def discuss(self, session: Session, draft: Draft, candidate: str = '') -> Step:
+        """Speak ``draft`` (or a rule-abiding ``candidate``) if the limits still allow it."""
+        limit = may_speak(session.digest.ta)
+        finding, reason = draft.finding, f'limit:{limit}' if limit else draft.reason
+        rejected = tuple(problems(candidate, session.material, self.lexicon,
+                                  finding.blocking)) if candidate and finding else ()
+        text = candidate if candidate and not rejected else draft.text
+        if finding is not None and not limit and problems(text, session.material, self.lexicon,
+                                                          finding.blocking):
+            finding, reason = None, 'utterance_broke_rules'
+        if finding is None or limit:
+            card = self._card(session, draft.previous, False, draft.order)
+            return Step(DiscussAnswer(state_card=card, utterance='').model_dump(), reason,
+                        rejected=rejected)
+        self.hear(session, Turn('ta', self.ta_id, text, True, finding.gap))
+        card = self._card(session, draft.previous, False, draft.order)
+        return Step(DiscussAnswer(state_card=card, utterance=text).model_dump(), reason, text,
+                    finding.gap, rejected)
+
+    # ---- the state card ------------------------------------------------------------------
+
+    def pending(self, session: Session, order: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+        """(gap, question) of everything still to discuss, most urgent first."""
+        material, digest = session.material, session.digest
+        found = [(m.id, m.question) for m in material.misreadings
+                 if m.id in digest.misread and digest.misread[m.id].corrected is None]
+        found += [(c.id, c.question) for c in material.conflicts
+                  if len(digest.sides.get(c.id, ())) == 2 and c.id not in digest.settled]
+        rank = {gap: n for n, gap in enumerate(order)}
+        points = sorted(material.must_discuss, key=lambda p: rank.get(p.id, len(rank)))
+        found += [(p.id, p.question) for p in points if p.id not in digest.covered]
+        if not digest.concrete:
+            found.append((HOW_TO, self.lexicon.how_to_pending))
+        return found
+
+    def _card(self, session: Session, previous: StateCard | None, should_speak: bool,
+              order: tuple[str, ...]) -> StateCard:
+        known = self._questions(session.material)
+        carried = [q for q in (previous.pending_questions if previous else [])
+                   if q not in known and not _answered(q, session.since_card)]
+        pending = [q for _, q in self.pending(session, order)] + carried
+        everything_covered = len(session.digest.covered) == len(session.material.must_discuss)
+        card = StateCard(pending_questions=pending[:self.policy.max_pending],
+                         should_speak=should_speak,
+                         can_end_discussion=everything_covered and not pending
+                         and session.digest.compared)
+        session.card, session.since_card = card, []
+        return card
+
+    def _order(self, session: Session, previous: StateCard | None) -> tuple[str, ...]:
+        """The must-discuss point ids in the order the previous card listed them."""
+        if previous is None:
+            return ()
+        by_question = {p.question: p.id for p in session.material.must_discuss}
+        return tuple(by_question[q] for q in previous.pending_questions if q in by_question)
+
+    def _questions(self, material: Material) -> set[str]:
+        return {self.lexicon.how_to_pending, *(m.question for m in material.misreadings),
+                *(c.question for c in material.conflicts),
+                *(p.question for p in material.must_discuss)}
+
+
+def _answered(question: str, turns: list[str]) -> bool:
+    """A student's turn since the last card shares most of the question's wording."""
+    folded = fold(question)
+    return any(bigram_share(folded, turn) >= ANSWERED_SHARE for turn in turns)

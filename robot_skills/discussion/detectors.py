@@ -1,0 +1,127 @@
+"""The four reasons the TA may speak (003, Decision Policy 4 and state_card.should_speak).
+
+明显误读, 讨论停滞, 必谈点长期未覆盖, 停留在抽象判断而迟迟没有进入具体做法:
+one explicit function each, reading the session's material and its digested
+history. Each one leaves room to the students first ("只要学生或同伴还能继续
+说"): a misreading gets ``misreading_grace`` turns for a peer to correct it, a
+stall needs ``stall_turns`` turns without new content, a point
+``uncovered_turns`` turns without anyone taking it up, the abstract talk
+``abstract_turns`` turns without an action. Anything short of that is "in
+doubt", and in doubt the TA stays silent. The limits are not checked here
+(``limits.may_speak`` is).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from robot_skills.discussion.history import HOW_TO, Digest
+from robot_skills.discussion.material import Material
+
+Reason = Literal['misreading', 'stall', 'uncovered_point', 'abstract']
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How long the students get before the TA steps in (node parameters)."""
+
+    misreading_grace: int = 1
+    stall_turns: int = 3
+    uncovered_turns: int = 8
+    abstract_turns: int = 4
+    novel_bigrams: int = 3
+    max_pending: int = 4
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Why the TA would speak, and the gap it would fill (a material id or ``how_to``)."""
+
+    reason: Reason
+    gap: str
+    blocking: bool = False
+
+
+def misreading(material: Material, digest: Digest, policy: Policy) -> Finding | None:
+    """A misreading no student or peer corrected within the grace, and not yet answered by the TA.
+
+    It blocks the discussion (3 sentences allowed) when the pack says so or
+    when a second turn has repeated it.
+    """
+    for reading in material.misreadings:
+        standing = digest.misread.get(reading.id)
+        if standing is None or standing.corrected is not None:
+            continue
+        if digest.raised.get(reading.id, -1) > standing.last:
+            continue
+        blocking = reading.blocks or standing.count >= 2
+        if blocking or digest.voices_after(standing.last) >= policy.misreading_grace:
+            return Finding('misreading', reading.id, blocking)
+    return None
+
+
+def stalled(digest: Digest, policy: Policy) -> bool:
+    """The last ``stall_turns`` student/peer turns since the TA last spoke brought nothing new."""
+    start = digest.first_voice_after(digest.last_ta)
+    recent = digest.new[start:]
+    return len(recent) >= policy.stall_turns and not any(recent[-policy.stall_turns:])
+
+
+def uncovered_point(material: Material, digest: Digest, policy: Policy,
+                    order: Sequence[str] = ()) -> Finding | None:
+    """A must-discuss point nobody took up for ``uncovered_turns`` turns (since the TA raised it).
+
+    ``order``: point ids in the previous state card's order, looked at first.
+    """
+    for point in _ordered(material, order):
+        if point.id in digest.covered:
+            continue
+        if digest.voices_after(digest.raised.get(point.id, -1)) >= policy.uncovered_turns:
+            return Finding('uncovered_point', point.id)
+    return None
+
+
+def abstract(digest: Digest, policy: Policy) -> Finding | None:
+    """The last ``abstract_turns`` turns judged and analysed, and none of them said how to act.
+
+    Counted since the TA last raised "怎么做", so one push is followed by a
+    full window of the students' own turns.
+    """
+    start = digest.first_voice_after(digest.raised.get(HOW_TO, -1))
+    window = slice(max(start, len(digest.voices) - policy.abstract_turns), None)
+    acting, judging = digest.action[window], digest.abstract[window]
+    if len(acting) < policy.abstract_turns or any(acting):
+        return None
+    return Finding('abstract', HOW_TO) if 2 * sum(judging) >= len(judging) else None
+
+
+def findings(material: Material, digest: Digest, policy: Policy,
+             order: Sequence[str] = ()) -> list[Finding]:
+    """Every reason to speak now, most urgent first (纠正明显错误 before a key question)."""
+    found = [misreading(material, digest, policy),
+             uncovered_point(material, digest, policy, order),
+             abstract(digest, policy)]
+    if stalled(digest, policy):
+        found.append(Finding('stall', stall_gap(material, digest, order)))
+    return [f for f in found if f is not None and f.gap]
+
+
+def stall_gap(material: Material, digest: Digest, order: Sequence[str] = ()) -> str:
+    """What a stalled discussion needs next: an open conflict, an uncovered point, "怎么做".
+
+    '' when nothing is left to push: the discussion may simply be done.
+    """
+    for conflict in material.conflicts:
+        if len(digest.sides.get(conflict.id, ())) == 2 and conflict.id not in digest.settled:
+            return conflict.id
+    point = next((p for p in _ordered(material, order) if p.id not in digest.covered), None)
+    if point is not None:
+        return point.id
+    return HOW_TO if not digest.concrete else ''
+
+
+def _ordered(material: Material, order: Sequence[str]) -> list:
+    rank = {gap: n for n, gap in enumerate(order)}
+    return sorted(material.must_discuss, key=lambda p: rank.get(p.id, len(rank)))

@@ -1,0 +1,34 @@
+"""The TA's hard frequency limits (003, 强制频率上限 / 强制禁止连续发言), nothing else.
+
+Counted over body turns only, in the order they were spoken:
+* the TA's body turns are at most 20% of all body turns, this one included;
+* never two TA body turns in a row;
+* at most one TA body turn in any window of three consecutive body turns,
+  which also keeps the TA quiet for the two body turns after it spoke
+  (Decision Policy 11).
+No content can override them: the core asks ``may_speak`` last, right before
+it commits a TA turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SHARE_PERCENT = 20
+WINDOW = 3
+
+
+def may_speak(ta_turns: Sequence[bool]) -> str:
+    """'' when one more TA body turn keeps every limit; otherwise the limit it would break.
+
+    ``ta_turns``: for each body turn so far, whether the TA spoke it.
+    """
+    total, ta = len(ta_turns), sum(ta_turns)
+    if ta_turns and ta_turns[-1]:
+        return 'consecutive'
+    if any(ta_turns[-(WINDOW - 1):]):
+        return 'window'
+    if (ta + 1) * 100 > SHARE_PERCENT * (total + 1):
+        return 'share'
+    return ''
+

@@ -1,0 +1,288 @@
+"""pbl_ta: the PBL discussion teaching assistant (003) as a ROS node.
+
+Subscribes ``discussion/turns`` (DiscussionTurn) and publishes its own body
+turns there. Services: ``discussion/open`` (OpenDiscussion) opens a session
+with a material pack of ``config/discussions/`` or an inline one;
+``discussion/ta_step`` (TaStep) answers plan / discuss / refresh with exactly
+the document's JSON. With ``robot_namespace`` set (e.g. ``/tianyi``), each TA
+body turn is also spoken through that robot's ``tts/speak``. With
+``llm_base_url`` set, an OpenAI-compatible endpoint may reword an utterance
+on a worker thread; its answer is used only if it passes the same rules.
+Every refusal (unknown session, bad role, bad previous card, a pack that
+breaks the rules) is answered, logged and traced on ``skill_events``.
+
+Parameters (read only): ``lexicon_file``, ``discussions_dir``,
+``robot_namespace``, ``ta_id``, the detector thresholds
+(``misreading_grace``, ``stall_turns``, ``uncovered_turns``,
+``abstract_turns``, ``max_pending``), ``max_sessions``, ``max_text``, and
+``llm_base_url`` / ``llm_model`` / ``llm_key_env`` / ``llm_timeout``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.task import Future
+
+from robot_skills.discussion.card import StateCard
+from robot_skills.discussion.core import Session, Step, TaCore
+from robot_skills.discussion.detectors import Policy
+from robot_skills.discussion.history import ROLES, Turn
+from robot_skills.discussion.material import Lexicon, Material
+from robot_skills.discussion.provider import UtteranceWriter
+from robot_skills.discussion.utterance import material_problems
+from robot_skills.model.commands import Device, Speak
+from robot_skills.model.config import ConfigError, describe, load, parse
+from robot_skills.runtime import paths
+from robot_skills.runtime.chat import ChatEndpoint, ChatError
+from robot_skills.runtime.entry import run
+from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.robot import Robot, Timeouts
+from robot_skills.runtime.tracing import Tracer, to_json
+from robot_skills_interfaces.msg import DiscussionTurn
+from robot_skills_interfaces.srv import OpenDiscussion, TaStep
+
+QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+SKILL = 'pbl_ta'
+MODES = ('plan', 'discuss', 'refresh')
+TIMEOUTS = Timeouts(acceptance=2.0, result=60.0)
+
+
+@dataclass(frozen=True)
+class TaSettings:
+    lexicon_file: str = setting(paths.config('pbl_ta/lexicon.yaml'),
+                                'How the TA reads a discussion', read_only=True)
+    discussions_dir: str = setting(paths.config('discussions'),
+                                   'Material packs, opened by name', read_only=True)
+    robot_namespace: str = setting('', "Speak the TA's turns through this robot's tts/speak "
+                                       "('' = do not speak)", read_only=True)
+    ta_id: str = setting('ta', 'speaker_id of the TA on discussion/turns', read_only=True)
+    misreading_grace: int = setting(1, 'Turns a peer gets to correct a misreading', low=0,
+                                    high=50, read_only=True)
+    stall_turns: int = setting(3, 'Turns without new content that make a stall', low=2,
+                               high=50, read_only=True)
+    uncovered_turns: int = setting(8, 'Turns a must-discuss point may stay uncovered', low=3,
+                                   high=500, read_only=True)
+    abstract_turns: int = setting(4, 'Turns of judgement without an action before 怎么做',
+                                  low=2, high=50, read_only=True)
+    max_pending: int = setting(4, 'pending_questions is a short list: at most this long',
+                               low=1, high=20, read_only=True)
+    max_sessions: int = setting(64, 'Open sessions at most (the oldest is closed beyond)',
+                                low=1, high=10000, read_only=True)
+    max_text: int = setting(2000, 'Characters of a turn that are read (all turns count)',
+                            low=50, high=100000, read_only=True)
+    llm_base_url: str = setting('', 'OpenAI-compatible endpoint that may reword utterances',
+                                read_only=True)
+    llm_model: str = setting('', 'Model name for the endpoint', read_only=True)
+    llm_key_env: str = setting('ROBOT_SKILLS_LLM_KEY', 'Environment variable with the API key',
+                               read_only=True)
+    llm_timeout: float = setting(10.0, 'Seconds per rewording request', low=1.0, high=120.0,
+                                 read_only=True)
+
+
+def load_packs(folder: str, lexicon: Lexicon) -> dict[str, Material]:
+    """Every pack of ``folder`` by file name; a pack that breaks a rule stops the node."""
+    return {path.stem: load_pack(path, lexicon) for path in sorted(Path(folder).glob('*.yaml'))}
+
+
+def load_pack(path: Path | str, lexicon: Lexicon) -> Material:
+    """A material pack whose every possible utterance obeys the rules, or a ``ConfigError``."""
+    pack = load(path, Material)
+    problems = material_problems(pack, lexicon)
+    if problems:
+        raise ConfigError(path, problems)
+    return pack
+
+
+class PblTa(Node):
+    """The discussion TA node (see the module docstring)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__('pbl_ta', **kwargs)
+        value = self.value = Settings(self, TaSettings).value
+        self.lexicon = load(value.lexicon_file, Lexicon)
+        self.packs = load_packs(value.discussions_dir, self.lexicon)
+        self.core = TaCore(self.lexicon, Policy(
+            value.misreading_grace, value.stall_turns, value.uncovered_turns,
+            value.abstract_turns, max_pending=value.max_pending), value.ta_id)
+        self.sessions: dict[str, Session] = {}
+        self._ids = itertools.count(1)
+        self.tracer = Tracer(self, SKILL)
+        group = MutuallyExclusiveCallbackGroup()      # sessions are shared: one callback at a time
+        self._turns = self.create_publisher(DiscussionTurn, 'discussion/turns', QOS)
+        self.create_subscription(DiscussionTurn, 'discussion/turns', self._on_turn, QOS,
+                                 callback_group=group)
+        self.create_service(OpenDiscussion, 'discussion/open', self._on_open,
+                            callback_group=group)
+        self.create_service(TaStep, 'discussion/ta_step', self._on_step, callback_group=group)
+        self.robot = (Robot(self, [Device.TTS], lambda: TIMEOUTS, group,
+                            namespace=value.robot_namespace) if value.robot_namespace else None)
+        self.writer = (UtteranceWriter(ChatEndpoint(
+            value.llm_base_url, value.llm_model, os.environ.get(value.llm_key_env, ''),
+            value.llm_timeout)) if value.llm_base_url else None)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='ta-writer')
+        self._wake = self.create_guard_condition(lambda: None, group)
+        self.tracer.emit('capabilities', detail={
+            'packs': sorted(self.packs), 'speaks_through': value.robot_namespace,
+            'llm': bool(self.writer)})
+
+    # ---- sessions and turns ---------------------------------------------------------------
+
+    def _on_open(self, request: OpenDiscussion.Request,
+                 response: OpenDiscussion.Response) -> OpenDiscussion.Response:
+        session_id = request.session_id or f'discussion-{next(self._ids)}'
+        try:
+            material = self._material(request)
+        except (ConfigError, ValueError) as error:
+            return self._refuse_open(response, session_id, str(error))
+        if session_id in self.sessions:
+            return self._refuse_open(response, session_id, f'session {session_id!r} is open '
+                                                           'already; use another session_id')
+        if len(self.sessions) >= self.value.max_sessions:
+            closed = next(iter(self.sessions))
+            del self.sessions[closed]
+            self.tracer.emit('session_closed', 'evicted', closed,
+                             {'max_sessions': self.value.max_sessions})
+        self.sessions[session_id] = self.core.open(session_id, material)
+        self.tracer.emit('session_opened', '', session_id, {'topic': material.topic})
+        response.ok, response.session_id = True, session_id
+        return response
+
+    def _material(self, request: OpenDiscussion.Request) -> Material:
+        if bool(request.material) == bool(request.material_yaml):
+            raise ValueError('give exactly one of material (a pack name or path) '
+                             'and material_yaml')
+        if request.material_yaml:
+            pack = parse(request.material_yaml, Material, 'material_yaml')
+            problems = material_problems(pack, self.lexicon)
+            if problems:
+                raise ConfigError('material_yaml', problems)
+        elif request.material in self.packs:
+            pack = self.packs[request.material]
+        elif request.material.endswith(('.yaml', '.yml', '.json')):
+            pack = load_pack(request.material, self.lexicon)
+        else:
+            raise ValueError(f'no material pack {request.material!r} '
+                             f'(known: {", ".join(sorted(self.packs)) or "none"})')
+        update = {k: v for k, v in (('topic', request.topic),
+                                    ('teacher_guidance', request.teacher_guidance)) if v}
+        return pack.model_copy(update=update) if update else pack
+
+    def _refuse_open(self, response: OpenDiscussion.Response, session_id: str,
+                     error: str) -> OpenDiscussion.Response:
+        self.tracer.emit('refused', 'open', session_id, {'error': error})
+        response.ok, response.session_id, response.error = False, session_id, error
+        return response
+
+    def _on_turn(self, msg: DiscussionTurn) -> None:
+        session = self.sessions.get(msg.session_id)
+        problem = ('unknown session' if session is None else
+                   f'unknown speaker_role {msg.speaker_role!r} (one of {", ".join(ROLES)})'
+                   if msg.speaker_role not in ROLES else '')
+        if problem or session is None:
+            self.tracer.emit('input_rejected', problem, msg.session_id,
+                             {'turn_id': msg.turn_id, 'speaker_id': msg.speaker_id})
+            return
+        text = msg.text[:self.value.max_text]
+        fresh = self.core.hear(session, Turn(msg.speaker_role, msg.speaker_id, text, msg.is_body),
+                               msg.turn_id)
+        self.tracer.emit('input', 'duplicate' if not fresh else 'heard', msg.session_id, {
+            'turn_id': msg.turn_id, 'role': msg.speaker_role, 'body': msg.is_body,
+            'truncated': len(msg.text) > len(text)})
+
+    # ---- steps ------------------------------------------------------------------------------
+
+    async def _on_step(self, request: TaStep.Request,
+                       response: TaStep.Response) -> TaStep.Response:
+        session = self.sessions.get(request.session_id)
+        try:
+            if session is None:
+                raise ValueError(f'no open session {request.session_id!r}: '
+                                 'call discussion/open first')
+            if request.mode not in MODES:
+                raise ValueError(f'mode must be one of {", ".join(MODES)}, '
+                                 f'not {request.mode!r}')
+            previous = _card(request.previous_state_card_json)
+        except ValueError as error:
+            self.tracer.emit('refused', request.mode, request.session_id, {'error': str(error)})
+            response.ok, response.error = False, str(error)
+            return response
+        if request.mode == 'plan':
+            step = self.core.plan(session)
+        elif request.mode == 'refresh':
+            step = self.core.refresh(session, previous)
+        else:
+            step = await self._discuss(session, previous)
+        response.ok, response.json, response.reason = True, to_json(step.answer), step.reason
+        self.tracer.emit('decision', request.mode, session.session_id, {
+            'reason': step.reason, 'gap': step.gap, 'spoke': bool(step.utterance),
+            **step.answer.get('state_card', {}), 'rejected': list(step.rejected)})
+        return response
+
+    async def _discuss(self, session: Session, previous: StateCard | None) -> Step:
+        draft = self.core.draft(session, previous)
+        candidate = ''
+        if draft.finding is not None and self.writer is not None:
+            candidate = await self._reworded(session, draft.reason, draft.text)
+        step = self.core.discuss(session, draft, candidate)
+        if step.utterance:
+            self._spoken(session, step.utterance)
+        return step
+
+    async def _reworded(self, session: Session, reason: str, template: str) -> str:
+        """The writer's wording, from a worker thread ('' when it fails: the template stays)."""
+        assert self.writer is not None
+        writer, material, done = self.writer, session.material, Future()
+
+        def work() -> None:
+            try:
+                done.set_result(writer.write(material.topic, material.teacher_guidance, reason,
+                                             template))
+            except ChatError as error:
+                done.set_result('')
+                self.tracer.emit('degraded', 'llm', session.session_id, {'error': str(error)})
+            self._wake.trigger()
+        self._pool.submit(work)
+        return await done
+
+    def _spoken(self, session: Session, text: str) -> None:
+        """Publish the TA's body turn, and say it through the robot when configured."""
+        turn_id = f'{session.session_id}-ta-{session.digest.body}'
+        session.turn_ids.add(turn_id)   # the echo of our own turn is not a second turn
+        self._turns.publish(DiscussionTurn(
+            stamp=self.get_clock().now().to_msg(), session_id=session.session_id,
+            speaker_role='ta', speaker_id=self.value.ta_id, text=text, is_body=True,
+            turn_id=turn_id))
+        if self.robot is None:
+            return
+        batch = self.robot.send(turn_id, [Speak(text)])
+        batch.completed.add_done_callback(lambda f: self.tracer.emit(
+            'spoken', f.result()[0].status.value, session.session_id,
+            {'turn_id': turn_id, 'reason': f.result()[0].reason}))
+
+    def destroy_node(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        super().destroy_node()
+
+
+def _card(raw: str) -> StateCard | None:
+    """The role packet's previous state card ('' = none), or a ValueError naming the field."""
+    if not raw.strip():
+        return None
+    try:
+        return StateCard.model_validate_json(raw)
+    except ValidationError as error:
+        raise ValueError('previous_state_card_json: ' + '; '.join(describe(error))) from error
+
+
+def main(args: list[str] | None = None) -> int:
+    return run(PblTa, args)

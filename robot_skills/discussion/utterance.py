@@ -1,0 +1,128 @@
+"""What the TA says when it speaks, and the rules every utterance must pass.
+
+An utterance is built from the material, never invented: the material's
+content for the gap (a correction, a claim, both sides of a conflict) and the
+question handed back to the students. ``problems`` is the one judge of any
+utterance, whoever wrote it (a template or an LLM): Chinese, 1-2 sentences (3
+only when a misreading blocks the discussion), at most ``max_hanzi``
+characters, ending on a question about what to do, stating material content
+rather than a label, never a must-discuss point's reference answer, never a
+line spoken for someone else. ``material_problems`` runs every utterance a
+pack can produce through it when the pack is loaded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from robot_skills.discussion.detectors import Finding
+from robot_skills.discussion.history import HOW_TO, Digest
+from robot_skills.discussion.material import Item, Lexicon, Material
+from robot_skills.language.text import bigram_share, fold, hanzi
+
+SENTENCE = re.compile(r'[^。！？!?]+[。！？!?]*')
+LATIN = re.compile(r'[A-Za-z]')
+LABEL = re.compile(r'材料\s*[一二三四五六七八九十0-9A-Za-z]+')
+
+
+def compose(material: Material, lexicon: Lexicon, finding: Finding,
+            about: Item | None = None) -> str:
+    """The template utterance for ``finding``: material content, then the question back.
+
+    ``about``: for "怎么做", the material item the students' analysis is about.
+    """
+    return ''.join(_sentence(s) for s in sentences(material, lexicon, finding, about) if s)
+
+
+def sentences(material: Material, lexicon: Lexicon, finding: Finding,
+              about: Item | None = None) -> list[str]:
+    gap = finding.gap
+    reading = next((m for m in material.misreadings if m.id == gap), None)
+    if reading is not None:
+        return [reading.clarify if finding.blocking else '', reading.correction, reading.ask]
+    conflict = next((c for c in material.conflicts if c.id == gap), None)
+    if conflict is not None:
+        return [conflict.text, conflict.ask]
+    point = next((p for p in material.must_discuss if p.id == gap), None)
+    if point is not None:
+        return [material.item(point.support).text, point.ask]
+    return [(about or context(material, None)).text, material.how_to or lexicon.how_to]
+
+
+def context(material: Material, digest: Digest | None) -> Item:
+    """The material item the students touched last, else the first condition or chain."""
+    if digest is not None and digest.touched:
+        return material.item(max(digest.touched, key=digest.touched.__getitem__))
+    return (material.conditions + material.causal_chains + material.items)[0]
+
+
+def problems(text: str, material: Material, lexicon: Lexicon, blocking: bool = False) -> list[str]:
+    """Every rule ``text`` breaks as a TA utterance ([] when it may be said)."""
+    found = []
+    parts = [p for p in SENTENCE.findall(text.strip()) if p.strip('。！？!? ')]
+    if not parts:
+        return ['empty']
+    han = hanzi(text)
+    if han < 4 * len(LATIN.findall(text)) or han == 0:
+        found.append('not Chinese')
+    allowed = 3 if blocking else 2
+    if len(parts) > allowed:
+        found.append(f'{len(parts)} sentences (at most {allowed})')
+    if han > lexicon.max_hanzi:
+        found.append(f'{han} characters (at most {lexicon.max_hanzi})')
+    last = parts[-1].strip()
+    if not last.endswith(('？', '?')):
+        found.append('does not end on a question handed back to the students')
+    elif not any(cue in last for cue in lexicon.handback_cues):
+        found.append('its question does not ask what to do (' +
+                     '/'.join(lexicon.handback_cues[:4]) + '…)')
+    folded = fold(LABEL.sub('', text))
+    if not any(cue in folded for cue in _content_cues(material)):
+        found.append('states no material content (only a label or nothing)')
+    for point in material.must_discuss:
+        if point.answer and bigram_share(fold(point.answer), folded) >= lexicon.answer_overlap:
+            found.append(f'gives away the answer of must-discuss point {point.id!r}')
+    for label in lexicon.speaker_labels:
+        if re.search(rf'{re.escape(label)}\w{{0,3}}[：:]', text):
+            found.append(f'speaks for someone else ({label}…:)')
+    return found
+
+
+def material_problems(material: Material, lexicon: Lexicon) -> list[str]:
+    """Each utterance the pack can produce that breaks a rule, naming the entry and fields."""
+    found = []
+    for where, finding, about in _every_utterance(material):
+        text = compose(material, lexicon, finding, about)
+        found += [f'entry {where}: the utterance {text!r} {problem}'
+                  for problem in problems(text, material, lexicon, finding.blocking)]
+    return found
+
+
+def _every_utterance(material: Material) -> Iterator[tuple[str, Finding, Item | None]]:
+    for n, reading in enumerate(material.misreadings):
+        where = f"misreadings[{n}] (id {reading.id!r}), fields 'correction'/'ask'"
+        yield where, Finding('misreading', reading.id), None
+        yield f"{where}/'clarify'", Finding('misreading', reading.id, blocking=True), None
+    for n, conflict in enumerate(material.conflicts):
+        yield (f"conflicts[{n}] (id {conflict.id!r}), fields 'text'/'ask'",
+               Finding('stall', conflict.id), None)
+    for n, point in enumerate(material.must_discuss):
+        yield (f"must_discuss[{n}] (id {point.id!r}), field 'ask' and its support's 'text'",
+               Finding('uncovered_point', point.id), None)
+    for item in material.items:
+        yield (f"{item.id!r}, field 'text' with the 怎么做 question ('how_to')",
+               Finding('abstract', HOW_TO), item)
+
+
+def _content_cues(material: Material) -> list[str]:
+    cues = [cue for item in material.items for cue in item.cues]
+    cues += [cue for reading in material.misreadings for cue in reading.corrected_by]
+    cues += [cue for conflict in material.conflicts for side in conflict.sides
+             for cue in side.cues]
+    return cues + [cue for point in material.must_discuss for cue in point.cues]
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith(('。', '！', '？', '!', '?')) else f'{text}。'
