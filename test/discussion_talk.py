@@ -1,0 +1,80 @@
+"""Test helpers for pbl_ta: the shipped pack and lexicon, and a discussion to play."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from robot_skills.discussion.core import Session, Step, TaCore
+from robot_skills.discussion.detectors import Policy
+from robot_skills.discussion.history import Digest, Turn
+from robot_skills.discussion.material import Lexicon, Material
+from robot_skills.model.config import load
+from robot_skills.runtime import paths
+
+PACK = 'discussions/community_waste.yaml'
+
+
+def lexicon() -> Lexicon:
+    return load(paths.config('pbl_ta/lexicon.yaml'), Lexicon)
+
+
+def material() -> Material:
+    return load(paths.config(PACK), Material)
+
+
+def student(text: str, speaker: str = 's1') -> Turn:
+    return Turn('student', speaker, text)
+
+
+def digest(*texts: str, pack: Material | None = None) -> Digest:
+    """The digest of student turns (a text 'TA:<gap>' is a TA turn that raised <gap>)."""
+    folded = Digest(pack or material(), lexicon())
+    for n, text in enumerate(texts):
+        if text.startswith('TA:'):
+            folded.add(Turn('ta', 'ta', '助教的话', True, text[3:]))
+        else:
+            folded.add(student(text, f's{n % 3}'))
+    return folded
+
+
+class Talk:
+    """A session played the way an orchestrator plays it: a turn, then a refresh."""
+
+    def __init__(self, policy: Policy | None = None, pack: Material | None = None) -> None:
+        self.core = TaCore(lexicon(), policy)
+        self.session: Session = self.core.open('s', pack or material())
+        self.turns = 0
+
+    def say(self, *texts: str, role: str = 'student') -> Step:
+        """Turns by three speakers in rotation, then a refresh."""
+        for text in texts:
+            self.core.hear(self.session, Turn(role, f'{role}{self.turns % 3}', text))
+            self.turns += 1
+        return self.core.refresh(self.session)
+
+    def discuss(self) -> Step:
+        return self.core.discuss(self.session, self.core.draft(self.session))
+
+    def play(self, texts: Iterable[str]) -> list[Step]:
+        """Each text, then a refresh, then discuss whenever the card says should_speak."""
+        steps = []
+        for text in texts:
+            step = self.say(text)
+            steps.append(step)
+            if step.answer['state_card']['should_speak']:
+                steps.append(self.discuss())
+        return steps
+
+
+def broken(ta_turns: list[bool]) -> list[str]:
+    """Every limit a whole history breaks, computed independently of ``may_speak``."""
+    found = []
+    for end in range(1, len(ta_turns) + 1):
+        prefix = ta_turns[:end]
+        if prefix[-1] and 5 * sum(prefix) > len(prefix):
+            found.append(f'share over 20% at body turn {end}')
+        if end >= 2 and prefix[-1] and prefix[-2]:
+            found.append(f'two TA turns in a row at {end}')
+        if sum(prefix[-3:]) > 1:
+            found.append(f'two TA turns in the window ending at {end}')
+    return found
