@@ -23,7 +23,7 @@ SCHEMA_FILE = 'schemas/pbl-ta.schema.json'
 
 
 class Exact(BaseModel):
-    model_config = ConfigDict(extra='forbid', frozen=True)
+    model_config = ConfigDict(extra='forbid', frozen=True, strict=True)
 
 
 class StateCard(Exact):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,8 @@ class TaSettings:
     llm_model: str = setting('', 'Model name for the endpoint', read_only=True)
     llm_key_env: str = setting('ROBOT_SKILLS_LLM_KEY', 'Environment variable with the API key',
                                read_only=True)
+    turn_wait: float = setting(2.0, 'Seconds a step waits for its last_turn_id to be heard',
+                               low=0.0, high=60.0, read_only=True)
     llm_timeout: float = setting(10.0, 'Seconds per rewording request', low=1.0, high=120.0,
                                  read_only=True)
 
@@ -108,6 +111,7 @@ class PblTa(Node):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('pbl_ta', **kwargs)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='ta-writer')
         value = self.value = Settings(self, TaSettings).value
         self.lexicon = load(value.lexicon_file, Lexicon)
         self.packs = load_packs(value.discussions_dir, self.lexicon)
@@ -117,20 +121,24 @@ class PblTa(Node):
         self.sessions: dict[str, Session] = {}
         self._ids = itertools.count(1)
         self.tracer = Tracer(self, SKILL)
-        group = MutuallyExclusiveCallbackGroup()      # sessions are shared: one callback at a time
+        # Steps are taken one at a time and may wait (for a turn, for the LLM), while turns
+        # keep arriving in their own group; the lock guards the sessions both groups share.
+        self._lock = threading.Lock()
+        self._awaited: dict[str, list[Future]] = {}
+        group, steps = MutuallyExclusiveCallbackGroup(), MutuallyExclusiveCallbackGroup()
+        self._group = group
         self._turns = self.create_publisher(DiscussionTurn, 'discussion/turns', QOS)
         self.create_subscription(DiscussionTurn, 'discussion/turns', self._on_turn, QOS,
                                  callback_group=group)
         self.create_service(OpenDiscussion, 'discussion/open', self._on_open,
                             callback_group=group)
-        self.create_service(TaStep, 'discussion/ta_step', self._on_step, callback_group=group)
+        self.create_service(TaStep, 'discussion/ta_step', self._on_step, callback_group=steps)
         self.robot = (Robot(self, [Device.TTS], lambda: TIMEOUTS, group,
                             namespace=value.robot_namespace) if value.robot_namespace else None)
         self.writer = (UtteranceWriter(ChatEndpoint(
             value.llm_base_url, value.llm_model, os.environ.get(value.llm_key_env, ''),
             value.llm_timeout)) if value.llm_base_url else None)
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='ta-writer')
-        self._wake = self.create_guard_condition(lambda: None, group)
+        self._wake = self.create_guard_condition(lambda: None, group)  # a free group wakes
         self.tracer.emit('capabilities', detail={
             'packs': sorted(self.packs), 'speaks_through': value.robot_namespace,
             'llm': bool(self.writer)})
@@ -144,6 +152,11 @@ class PblTa(Node):
             material = self._material(request)
         except (ConfigError, ValueError) as error:
             return self._refuse_open(response, session_id, str(error))
+        with self._lock:
+            return self._open(session_id, material, response)
+
+    def _open(self, session_id: str, material: Material,
+              response: OpenDiscussion.Response) -> OpenDiscussion.Response:
         if session_id in self.sessions:
             return self._refuse_open(response, session_id, f'session {session_id!r} is open '
                                                            'already; use another session_id')
@@ -193,8 +206,13 @@ class PblTa(Node):
                              {'turn_id': msg.turn_id, 'speaker_id': msg.speaker_id})
             return
         text = msg.text[:self.value.max_text]
-        fresh = self.core.hear(session, Turn(msg.speaker_role, msg.speaker_id, text, msg.is_body),
-                               msg.turn_id)
+        with self._lock:
+            fresh = self.core.hear(session, Turn(msg.speaker_role, msg.speaker_id, text,
+                                                 msg.is_body), msg.turn_id)
+            awaited = self._awaited.pop(msg.turn_id, []) if msg.turn_id else []
+        for waiting in awaited:
+            if not waiting.done():
+                waiting.set_result(True)
         self.tracer.emit('input', 'duplicate' if not fresh else 'heard', msg.session_id, {
             'turn_id': msg.turn_id, 'role': msg.speaker_role, 'body': msg.is_body,
             'truncated': len(msg.text) > len(text)})
@@ -212,30 +230,55 @@ class PblTa(Node):
                 raise ValueError(f'mode must be one of {", ".join(MODES)}, '
                                  f'not {request.mode!r}')
             previous = _card(request.previous_state_card_json)
+            if request.last_turn_id and not await self._heard(session, request.last_turn_id):
+                raise ValueError(f'turn {request.last_turn_id!r} was not heard on '
+                                 f'discussion/turns within {self.value.turn_wait:g} s')
         except ValueError as error:
             self.tracer.emit('refused', request.mode, request.session_id, {'error': str(error)})
             response.ok, response.error = False, str(error)
             return response
-        if request.mode == 'plan':
-            step = self.core.plan(session)
-        elif request.mode == 'refresh':
-            step = self.core.refresh(session, previous)
-        else:
+        if request.mode == 'discuss':
             step = await self._discuss(session, previous)
+        else:
+            with self._lock:
+                step = (self.core.plan(session) if request.mode == 'plan' else
+                        self.core.refresh(session, previous))
         response.ok, response.json, response.reason = True, to_json(step.answer), step.reason
         self.tracer.emit('decision', request.mode, session.session_id, {
             'reason': step.reason, 'gap': step.gap, 'spoke': bool(step.utterance),
             **step.answer.get('state_card', {}), 'rejected': list(step.rejected)})
         return response
 
+    async def _heard(self, session: Session, turn_id: str) -> bool:
+        """Whether ``turn_id`` was heard, waiting for it up to ``turn_wait`` (no polling)."""
+        with self._lock:
+            if turn_id in session.turn_ids:
+                return True
+            heard: Future = Future()
+            self._awaited.setdefault(turn_id, []).append(heard)
+        timer = self.create_timer(self.value.turn_wait, lambda: heard.done() or
+                                  heard.set_result(False), self._group)
+        try:
+            return bool(await heard)
+        finally:
+            self.destroy_timer(timer)
+            with self._lock:
+                waiting = self._awaited.get(turn_id, [])
+                if heard in waiting:
+                    waiting.remove(heard)
+                if not waiting:
+                    self._awaited.pop(turn_id, None)
+
     async def _discuss(self, session: Session, previous: StateCard | None) -> Step:
-        draft = self.core.draft(session, previous)
+        with self._lock:
+            draft = self.core.draft(session, previous)
         candidate = ''
         if draft.finding is not None and self.writer is not None:
             candidate = await self._reworded(session, draft.reason, draft.text)
-        step = self.core.discuss(session, draft, candidate)
-        if step.utterance:
-            self._spoken(session, step.utterance)
+        with self._lock:
+            step = self.core.discuss(session, draft, candidate)
+            if step.utterance:
+                self._spoken(session, step.utterance)
         return step
 
     async def _reworded(self, session: Session, reason: str, template: str) -> str:
