@@ -5,7 +5,8 @@
 The robots and the skills each runs come from ``config/sim.yaml`` and the node
 parameters from ``config/params.yaml``: the same files ``robot_skills_sim``
 uses when it runs everything in one process. Each robot gets a
-``mock_hardware`` node in its namespace (``/q5``, ``/tianyi``).
+``mock_hardware`` node in its namespace (``/q5``, ``/tianyi``); the discussion
+TA speaks through the robot it runs on.
 """
 
 import os
@@ -26,7 +27,10 @@ def generate_launch_description():
         robots = yaml.safe_load(stream)['robots']
     time_scale = ParameterValue(LaunchConfiguration('time_scale'), value_type=float)
 
-    own = {'learning_coordinator': {'store_path': LaunchConfiguration('coordinator_store')}}
+    def own(skill, robot):
+        """Parameters of one skill on one robot on top of params.yaml (as robot_skills_sim)."""
+        return {'learning_coordinator': [{'store_path': LaunchConfiguration('coordinator_store')}],
+                'pbl_ta': [{'robot_namespace': f'/{robot}'}]}.get(skill, [])
 
     actions = [
         DeclareLaunchArgument('time_scale', default_value='1.0',
@@ -39,6 +43,6 @@ def generate_launch_description():
             package='robot_skills', executable='mock_hardware', namespace=robot,
             parameters=[params, {'time_scale': time_scale}], output='screen'))
         actions.extend(Node(package='robot_skills', executable=skill, namespace=robot,
-                            parameters=[params, *([own[skill]] if skill in own else [])],
+                            parameters=[params, *own(skill, robot)],
                             output='screen') for skill in skills)
     return LaunchDescription(actions)

@@ -99,12 +99,16 @@ def abstract(digest: Digest, policy: Policy) -> Finding | None:
 
 def findings(material: Material, digest: Digest, policy: Policy,
              order: Sequence[str] = ()) -> list[Finding]:
-    """Every reason to speak now, most urgent first (纠正明显错误 before a key question)."""
-    found = [misreading(material, digest, policy),
-             uncovered_point(material, digest, policy, order),
-             abstract(digest, policy)]
-    if stalled(digest, policy):
-        found.append(Finding('stall', stall_gap(material, digest, order)))
+    """Every reason to speak now, most urgent first (Decision Policy 5: 先纠正明显错误，
+    再澄清当前分歧，再提出关键引导问题): a misreading, a stalled open conflict, an uncovered
+    point, abstract talk, any other stall."""
+    stall = Finding('stall', stall_gap(material, digest, order)) if stalled(digest, policy) \
+        else None
+    conflicts = {conflict.id for conflict in material.conflicts}
+    disagreement = stall if stall is not None and stall.gap in conflicts else None
+    found = [misreading(material, digest, policy), disagreement,
+             uncovered_point(material, digest, policy, order), abstract(digest, policy),
+             stall if disagreement is None else None]
     return [f for f in found if f is not None and f.gap]
 
 

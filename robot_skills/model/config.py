@@ -80,7 +80,7 @@ def _entry(location: list[Any], data: Any) -> str:
     for part in location:
         text += f'[{part}]' if isinstance(part, int) else (f'.{part}' if text else str(part))
         node = node[part] if isinstance(node, (dict, list)) and _has(node, part) else None
-    if isinstance(node, dict):
+    if text and isinstance(node, dict):        # the file itself is not an entry
         for key in _LABEL_KEYS:
             if isinstance(node.get(key), (str, int)):
                 return f'{text} ({key} {node[key]!r})'

@@ -1,7 +1,9 @@
 """The simulation's director: sends inputs to the robots and prints what they do.
 
 It is an ordinary ROS node outside the robots: it publishes on each robot's
-``asr/events``, ``remote_message`` and ``asr/json`` and listens to its
+``asr/events``, ``remote_message``, ``asr/json``, ``coordinator/requests``
+and ``discussion/turns``, calls the discussion TA's ``discussion/open`` and
+``discussion/ta_step`` as an orchestrator would, and listens to its
 ``mock_hardware/commands``, ``skill_events`` and ``remote_reply``, exactly as
 an acceptance suite would. It plays a ``Scenario`` step by step (each step
 waits for the robot's skills to trace ``idle`` after handling it) or, in
@@ -27,8 +29,10 @@ from std_msgs.msg import String
 
 from robot_skills.sim import timeline
 from robot_skills.sim.scenario import Observed, Scenario, Step, check
-from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, LearningRequest,
-                                         RemoteMessage, RoutingDecision, SkillEvent, TextReply)
+from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareCommand,
+                                         LearningRequest, RemoteMessage, RoutingDecision,
+                                         SkillEvent, TextReply)
+from robot_skills_interfaces.srv import OpenDiscussion, TaStep
 
 RELIABLE = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 HISTORY = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE,
@@ -48,7 +52,13 @@ class _Robot:
     remote: Any
     json: Any
     learning: Any
+    turns: Any
+    open_discussion: Any
+    ta_step: Any
     ready: set[str] = field(default_factory=set)
+    ta_speaks: bool = False               # pbl_ta says its turns through this robot
+    ta_said: int = 0                      # TA utterances sent / spoken ('spoken' traces)
+    ta_spoken: int = 0
     waiting_for: str = ''                 # utterance id of the step being settled
     engaged: set[str] = field(default_factory=set)
     settled: set[str] = field(default_factory=set)
@@ -85,7 +95,12 @@ class Director(Node):
                        self.create_publisher(RemoteMessage, f'{ns}/remote_message', RELIABLE),
                        self.create_publisher(String, f'{ns}/asr/json', RELIABLE),
                        self.create_publisher(LearningRequest, f'{ns}/coordinator/requests',
-                                             RELIABLE))
+                                             RELIABLE),
+                       self.create_publisher(DiscussionTurn, f'{ns}/discussion/turns', RELIABLE),
+                       self.create_client(OpenDiscussion, f'{ns}/discussion/open',
+                                          callback_group=self._group),
+                       self.create_client(TaStep, f'{ns}/discussion/ta_step',
+                                          callback_group=self._group))
         self.create_subscription(RoutingDecision, f'{ns}/coordinator/decisions',
                                  lambda m: self._on_decision(robot, m), RELIABLE,
                                  callback_group=self._group)
@@ -142,6 +157,12 @@ class Director(Node):
         detail = json.loads(msg.detail_json or '{}')
         if msg.kind in READY_KINDS:
             robot.ready.add(msg.skill)
+            robot.ta_speaks |= msg.skill == 'pbl_ta' and bool(detail.get('speaks_through'))
+        if msg.kind == 'spoken' and msg.skill == 'pbl_ta':
+            robot.ta_spoken += 1
+            if robot.waiting_for and robot.ta_spoken >= robot.ta_said:
+                self._settled(robot)
+            return
         if msg.kind in ('degraded', 'error'):
             self._print(robot.name, msg.kind.upper(), f'{msg.skill}: {msg.detail_json}')
         elif msg.kind == 'batch_completed':
@@ -166,6 +187,9 @@ class Director(Node):
 
     def _check_ready(self) -> None:
         waiting = [f'{r.name}/{s}' for r in self._robots.values() for s in r.skills - r.ready]
+        waiting += [f'{r.name}/discussion services' for r in self._robots.values()
+                    if 'pbl_ta' in r.skills and not (r.open_discussion.service_is_ready()
+                                                     and r.ta_step.service_is_ready())]
         if waiting and time.monotonic() - self._t0 < READY_TIMEOUT:
             return
         self._drop(self._ready_timer)
@@ -193,6 +217,12 @@ class Director(Node):
             self._print(robot.name, 'NOTE', step.note)
         robot.step = index
         uid = f'{self._scenario.name}-{index + 1}'
+        if step.discussion_open is not None or step.discussion is not None:
+            robot.waiting_for = uid
+            self._deadline = self.create_timer(self._scenario.step_timeout,
+                                               lambda: self._timed_out(robot), self._group)
+            self._converse(robot, step, uid, self._scenario.name)
+            return
         self.send(robot.name, step, uid)
         listening = robot.skills - robot.voice if step.learning is not None else robot.voice
         if step.wait == 'none' or not listening:
@@ -223,6 +253,55 @@ class Director(Node):
         else:
             robot.asr.publish(AsrEvent(stamp=stamp, utterance_id=uid, text=step.asr or '',
                                        kws_triggered=step.wake, is_final=True, confidence=1.0))
+
+    # ---- the discussion TA: the director plays the orchestrator -------------------------------
+
+    def _converse(self, robot: _Robot, step: Step, uid: str, session: str) -> None:
+        """Open a discussion (then plan), or send a turn (then refresh, and discuss if asked)."""
+        if step.discussion_open is not None:
+            self._print(robot.name, 'DISCUSS', f'open {session} with {step.discussion_open}')
+            future = robot.open_discussion.call_async(OpenDiscussion.Request(
+                session_id=session, material=step.discussion_open))
+            future.add_done_callback(lambda f: self._opened(robot, session, f.result()))
+            return
+        self._print(robot.name, 'TURN' if step.body else 'TURN(-)',
+                    f'{step.role} {step.speaker}: {step.discussion}')
+        robot.turns.publish(DiscussionTurn(
+            stamp=self.get_clock().now().to_msg(), session_id=session, speaker_role=step.role,
+            speaker_id=step.speaker, text=step.discussion or '', is_body=step.body, turn_id=uid))
+        self._ta(robot, session, 'refresh', uid)
+
+    def _opened(self, robot: _Robot, session: str, response: OpenDiscussion.Response) -> None:
+        if not response.ok:
+            self._problems.append(f'{robot.name}: discussion not opened: {response.error}')
+            self._settled(robot)
+            return
+        self._ta(robot, session, 'plan')
+
+    def _ta(self, robot: _Robot, session: str, mode: str, after: str = '') -> None:
+        future = robot.ta_step.call_async(TaStep.Request(session_id=session, mode=mode,
+                                                         last_turn_id=after))
+        future.add_done_callback(lambda f: self._on_ta(robot, session, mode, f.result()))
+
+    def _on_ta(self, robot: _Robot, session: str, mode: str, response: TaStep.Response) -> None:
+        if not response.ok:
+            self._problems.append(f'{robot.name}: TA {mode} refused: {response.error}')
+            self._settled(robot)
+            return
+        answer = json.loads(response.json)
+        self._print(robot.name, 'TA', timeline.ta_step(mode, response.reason, answer))
+        card = answer.get('state_card', {})
+        if mode == 'refresh' and card.get('should_speak'):
+            self._ta(robot, session, 'discuss')
+            return
+        if answer.get('utterance'):
+            observed = self._observed_for(robot)
+            if observed is not None:
+                observed.ta = 'spoke'
+            robot.ta_said += 1
+            if robot.ta_speaks and robot.ta_spoken < robot.ta_said:
+                return                     # settled by the 'spoken' trace
+        self._settled(robot)
 
     def _settled(self, robot: _Robot) -> None:
         robot.waiting_for = ''

@@ -71,7 +71,8 @@ def build(robots: Robots, params_file: str, time_scale: float, robots_file: str 
             Parameter('time_scale', value=time_scale)], **node_kwargs))
         nodes.extend(SKILL_NODES[skill](
             namespace=robot, cli_args=cli, parameter_overrides=[
-                Parameter(k, value=v) for k, v in SIM_PARAMETERS.get(skill, {}).items()],
+                Parameter(k, value=v.format(robot=robot) if isinstance(v, str) else v)
+                for k, v in SIM_PARAMETERS.get(skill, {}).items()],
             **node_kwargs) for skill in skills)
     return nodes
 

@@ -2,8 +2,11 @@
 
 A scenario (``config/scenarios/*.yaml``) is a list of timed inputs to named
 robots: an ASR utterance (with or without the wake word), a remote text
-message, a raw ``asr/json`` payload, or a learning request to the learning
-coordinator. Each step waits, by default, until the
+message, a raw ``asr/json`` payload, a learning request to the learning
+coordinator, or a PBL discussion for the TA: ``discussion_open`` opens a
+session with a material pack and asks for the plan, and each ``discussion``
+turn is followed by a refresh, and by a discuss step whenever the card says
+the TA should speak (the director plays the orchestrator). Each step waits, by default, until the
 robot's skills have finished reacting (their ``idle`` trace) and then ``after``
 more seconds; ``wait: none`` sends the next step without waiting, to interrupt
 a robot mid-flow. Optional ``expect`` blocks state exactly what the robot must
@@ -31,6 +34,8 @@ class Expect(Strict):
     replies: list[str] | None = Field(None, description='exact remote_reply texts, in order')
     decided: list[str] | None = Field(
         None, description='coordinator decisions as "action target_skill", in order')
+    ta: Literal['silent', 'spoke'] | None = Field(
+        None, description='whether the discussion TA spoke after this turn')
 
 
 class Step(Strict):
@@ -43,6 +48,12 @@ class Step(Strict):
     learning: str | None = Field(None, description='a LearningRequest to the coordinator')
     learner: str = 'learner-1'
     image_tags: list[str] = []
+    discussion_open: str | None = Field(None, description='open a discussion with this '
+                                                          'material pack (config/discussions)')
+    discussion: str | None = Field(None, description='a turn of the discussion')
+    speaker: str = 'student-1'
+    role: Literal['student', 'peer', 'teacher', 'moderator'] = 'student'
+    body: bool = Field(True, description='a body turn (counted by the TA\'s limits)')
     after: float = Field(0.0, ge=0.0, description='seconds to wait before sending')
     wait: Literal['idle', 'none'] = 'idle'
     note: str = ''
@@ -50,10 +61,11 @@ class Step(Strict):
 
     @model_validator(mode='after')
     def _one_input(self) -> Step:
-        given = [x for x in (self.asr, self.remote, self.json_payload, self.learning)
-                 if x is not None]
+        given = [x for x in (self.asr, self.remote, self.json_payload, self.learning,
+                             self.discussion_open, self.discussion) if x is not None]
         if len(given) != 1:
-            raise ValueError('a step needs exactly one of asr, remote, json, learning')
+            raise ValueError('a step needs exactly one of asr, remote, json, learning, '
+                             'discussion_open, discussion')
         return self
 
 
@@ -80,6 +92,7 @@ class Observed:
     gestures: list[str] = field(default_factory=list)
     replies: list[str] = field(default_factory=list)
     decided: list[str] = field(default_factory=list)
+    ta: str = 'silent'
     failures: list[str] = field(default_factory=list)
 
 
@@ -88,7 +101,7 @@ def check(index: int, step: Step, observed: Observed) -> list[str]:
     if step.expect is None:
         return []
     problems = []
-    for name in ('said', 'gestures', 'replies', 'decided'):
+    for name in ('said', 'gestures', 'replies', 'decided', 'ta'):
         wanted = getattr(step.expect, name)
         got = getattr(observed, name)
         if name == 'gestures' and wanted is not None:

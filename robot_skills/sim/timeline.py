@@ -23,6 +23,23 @@ def heard(asr: str | None, wake: bool, remote: str | None, sender: str,
     return ('ASR' if wake else 'ASR-NOWAKE'), asr or ''
 
 
+def ta_step(mode: str, reason: str, answer: dict[str, Any]) -> str:
+    """What one step of the discussion TA decided, in one line."""
+    if mode == 'plan':
+        return (f'plan: {len(answer["must_discuss_points"])} must-discuss points, '
+                f'{len(answer["likely_misreadings"])} likely misreadings: '
+                + ' / '.join(answer['must_discuss_points']))
+    card = answer['state_card']
+    pending = f'{len(card["pending_questions"])} pending'
+    if card['can_end_discussion']:
+        pending += ', can end'
+    if answer.get('utterance'):
+        return f'speaks ({reason}): {answer["utterance"]}'
+    if mode == 'refresh' and card['should_speak']:
+        return f'should speak ({reason}); {pending}'
+    return f'{mode}: silent ({reason}); {pending}'
+
+
 def gesture_label(device: str, arguments: dict[str, Any]) -> str:
     """``arm_gesture welcome left``: how expectations and the timeline name a gesture."""
     if device == 'arm':

@@ -26,8 +26,9 @@ from rclpy.action import ActionClient  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
 from robot_skills_interfaces.action import Speak  # noqa: E402
-from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, LearningRequest,  # noqa: E402
-                                         RoutingDecision)
+from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn,  # noqa: E402
+                                         HardwareCommand, LearningRequest, RoutingDecision)
+from robot_skills_interfaces.srv import OpenDiscussion, TaStep  # noqa: E402
 
 ROBOTS = ('q5', 'tianyi')
 TIMEOUT = 20.0
@@ -60,6 +61,11 @@ class TestSimulatedRobots(unittest.TestCase):
         rclpy.spin_until_future_complete(self.node, future, timeout_sec=TIMEOUT)
         self.assertTrue(future.done(), 'no answer within the timeout')
         return future.result()
+
+    def _spin_until(self, done):
+        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
+        while not done() and self.node.get_clock().now().nanoseconds < end:
+            rclpy.spin_once(self.node, timeout_sec=0.1)
 
     def _send_until(self, publisher, message, done):
         """Publish ``message`` once it has a subscriber, then spin until ``done()`` or timeout."""
@@ -123,12 +129,35 @@ class TestSimulatedRobots(unittest.TestCase):
         self.assertEqual([(d.action, d.subject, d.target_skill) for d in decisions],
                          [('route', 'physics', 'xiaozhi-correction-notebook')])
 
+    def test_the_tianyi_ta_speaks_once_a_misreading_stands(self):
+        log = []
+        self.node.create_subscription(HardwareCommand, '/tianyi/mock_hardware/commands',
+                                      log.append, 10)
+        opener = self.node.create_client(OpenDiscussion, '/tianyi/discussion/open')
+        step = self.node.create_client(TaStep, '/tianyi/discussion/ta_step')
+        self.assertTrue(opener.wait_for_service(timeout_sec=TIMEOUT))
+        self.assertTrue(self._wait(opener.call_async(OpenDiscussion.Request(
+            session_id='launch', material='community_waste'))).ok)
+        turns = self.node.create_publisher(DiscussionTurn, '/tianyi/discussion/turns', 10)
+        self._spin_until(turns.get_subscription_count)
+        texts = ['我们讨论一下', '好', '开始吧', '其实罚款就能解决，多罚几次就好了', '嗯']
+        for n, text in enumerate(texts):
+            turns.publish(DiscussionTurn(session_id='launch', speaker_role='student',
+                                         speaker_id=f's{n % 3}', text=text, is_body=True,
+                                         turn_id=f'launch-turn-{n}'))
+        refresh = self._wait(step.call_async(TaStep.Request(
+            session_id='launch', mode='refresh', last_turn_id=f'launch-turn-{len(texts) - 1}')))
+        self.assertTrue(json.loads(refresh.json)['state_card']['should_speak'])
+        answer = json.loads(self._wait(step.call_async(TaStep.Request(
+            session_id='launch', mode='discuss'))).json)
+        self._spin_until(lambda: any(m.device == 'tts' for m in log))
+        said = [json.loads(m.arguments_json)['message'] for m in log if m.device == 'tts']
+        self.assertEqual(said, [answer['utterance']])
+
     def test_joint_states_are_published(self):
         states = []
         self.node.create_subscription(JointState, '/q5/joint_states', states.append, 10)
-        end = self.node.get_clock().now().nanoseconds + int(TIMEOUT * 1e9)
-        while not states and self.node.get_clock().now().nanoseconds < end:
-            rclpy.spin_once(self.node, timeout_sec=0.1)
+        self._spin_until(lambda: states)
         self.assertTrue(states)
         self.assertEqual(len(states[0].name), 28)
 

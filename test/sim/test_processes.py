@@ -66,6 +66,14 @@ def test_an_unusable_store_stops_the_coordinator_with_the_reason(tmp_path):
     assert f'cannot start: store_path {store}' in done.stderr
 
 
+def test_a_pack_that_breaks_a_rule_stops_the_ta_with_the_reason(tmp_path):
+    (tmp_path / 'bad.yaml').write_text('topic: x\nmust_discuss: []\n', encoding='utf-8')
+    done = subprocess.run([_bin('pbl_ta'), '--ros-args', '-p', f'discussions_dir:={tmp_path}'],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert f"cannot start: {tmp_path / 'bad.yaml'}: field 'must_discuss'" in done.stderr
+
+
 def test_the_demo_scenario_runs_to_the_end_as_a_process():
     done = subprocess.run([_bin('robot_skills_sim'), '--scenario',
                            paths.config('scenarios/demo.yaml')],

@@ -19,6 +19,9 @@ def test_shipped_scenarios_and_robots_are_valid():
     {'robot': 'q5', 'asr': 'a', 'wait': 'later'},
     {'robot': 'q5', 'asr': 'a', 'after': -1},
     {'robot': 'q5', 'asr': 'a', 'colour': 'red'},
+    {'robot': 'q5', 'discussion': 'a', 'asr': 'b'},
+    {'robot': 'q5', 'discussion': 'a', 'role': 'ta'},          # the TA speaks for itself only
+    {'robot': 'q5', 'discussion': 'a', 'expect': {'ta': 'maybe'}},
 ])
 def test_bad_steps_are_refused_with_the_step_named(step):
     with pytest.raises(ConfigError, match=r'entry steps\[0\]'):
@@ -33,6 +36,9 @@ def test_expectations_compare_exact_lists():
         "step 3 (q5): expected said ['贝旺路在……。'], got ['贝旺路在……']",
         "step 3 (q5): expected gestures [], got ['arm_gesture welcome left']"]
     assert check(0, Step(robot='q5', asr='x'), Observed(said=['anything'])) == []
+    turn = Step(robot='tianyi', discussion='嗯', expect=Expect(ta='spoke'))
+    assert check(0, turn, Observed(ta='spoke')) == []
+    assert check(0, turn, Observed()) == ["step 1 (tianyi): expected ta spoke, got silent"]
 
 
 def test_timeline_lines():
@@ -51,6 +57,23 @@ def test_timeline_lines():
     assert timeline.outcome({'device': 'tts', 'status': 'succeeded'}) is None
     assert timeline.outcome({'device': 'tts', 'status': 'failed', 'reason': 'ended error'}) == \
         ('FAILED', 'tts: ended error')
+
+
+def test_ta_step_lines():
+    card = {'pending_questions': ['a', 'b'], 'should_speak': False, 'can_end_discussion': False}
+    assert timeline.ta_step('refresh', 'limit:share', {'state_card': card}) == \
+        'refresh: silent (limit:share); 2 pending'
+    assert timeline.ta_step('refresh', 'stall', {'state_card': {**card, 'should_speak': True}}) \
+        == 'should speak (stall); 2 pending'
+    assert timeline.ta_step('discuss', 'misreading', {'state_card': card, 'utterance': '好？'}) \
+        == 'speaks (misreading): 好？'
+    done = {'pending_questions': [], 'should_speak': False, 'can_end_discussion': True}
+    assert timeline.ta_step('refresh', 'students_can_continue', {'state_card': done}) == \
+        'refresh: silent (students_can_continue); 0 pending, can end'
+    plan = {'must_discuss_points': ['p1', 'p2'], 'likely_misreadings': ['m'],
+            'trigger_questions': []}
+    assert timeline.ta_step('plan', 'plan', plan) == \
+        'plan: 2 must-discuss points, 1 likely misreadings: p1 / p2'
 
 
 @pytest.mark.parametrize('line, expected', [
