@@ -11,6 +11,8 @@ meaningful on a noisy host:
   for the runtime alone (a core that says what it hears) and for every skill,
   with each executor; p50/p99 over ``--events`` events after a warm-up;
 * the learning coordinator: request -> decision over DDS (``bench/coordinator.py``);
+* the discussion TA: turn -> refresh answered, discuss -> speech goal accepted
+  (``bench/discussion.py``);
 * throughput of the pure cores on one core (the coordinator's routing decision
   and its monthly report over 10,000 stored records among them);
 * RSS of each node process and of the whole simulation.
@@ -39,7 +41,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from bench import coordinator
+from bench import coordinator, discussion
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
 from robot_skills.classroom.grading import Grader
@@ -276,6 +278,7 @@ def main() -> None:
     results = [measure(path, args.events, i) for i, path in enumerate(measured())]
     lessons = classroom(args.lessons, len(results))
     coordinated = coordinator.round_trips(min(args.events, 500), len(results) + 1)
+    discussed = discussion.round_trips(min(args.events, 600), len(results) + 2)
     rclpy.shutdown()
     floor = results[0]
     cores = [
@@ -290,13 +293,14 @@ def main() -> None:
         *wayfinding_cores(),
         *classroom_cores(),
         *coordinator.cores(),
+        *discussion.cores(),
     ]
     sim_rss = simulation_rss()
-    report(floor, results, cores, sim_rss, lessons, coordinated)
+    report(floor, results, cores, sim_rss, lessons, coordinated, discussed)
 
 
 def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
-           lessons: dict, coordinated: dict) -> None:
+           lessons: dict, coordinated: dict, discussed: dict) -> None:
     pubsub, goal = floor.get('pubsub', []), floor.get('goal_round_trip', [])
     rows = [('floor: publish -> callback, 2 processes', pubsub and percentile(pubsub, 0.5),
              pubsub and percentile(pubsub, 0.99), ''),
@@ -310,6 +314,11 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
                  coordinated['p50'], coordinated['p99'],
                  f'{coordinated["p50"] / floor["p50"]:.2f}x'
                  + (f', {coordinated["lost"]} lost' if coordinated['lost'] else '')))
+    rows.append(('pbl_ta (single): turn published -> refresh answered', discussed['refresh_p50'],
+                 discussed['refresh_p99'], f'{discussed["refresh_p50"] / floor["p50"]:.2f}x'))
+    rows.append((f'pbl_ta (single): discuss called -> speech goal accepted '
+                 f'({discussed["speeches"]} times)', discussed['speech_p50'],
+                 discussed['speech_p99'], f'{discussed["speech_p50"] / floor["p50"]:.2f}x'))
     print('\n| path | p50 ms | p99 ms | p50 vs relay floor |\n|---|---|---|---|')
     for label, p50, p99, ratio in rows:
         print(f'| {label} | {p50:.3f} | {p99:.3f} | {ratio} |')
@@ -323,6 +332,7 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
             print(f'| {r["label"]} | {r["rss_node_mb"]:.0f} |')
     print(f'| classroom_presenter | {lessons["rss_node_mb"]:.0f} |')
     print(f'| learning_coordinator | {coordinated["rss_node_mb"]:.0f} |')
+    print(f'| pbl_ta | {discussed["rss_node_mb"]:.0f} |')
     print(f'| robot_skills_sim, whole simulation (peak) | {sim_rss:.0f} |')
     print(f'\n| classroom ({lessons["lessons"]} three-point lessons, instant mock hardware) | '
           f'figure |\n|---|---|')
