@@ -17,10 +17,7 @@ document's two examples are abbreviated ("完整示例见 …"): the fixtures in
 
 from __future__ import annotations
 
-import json
-import sys
 from datetime import datetime
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -196,9 +193,7 @@ SCHEMA_FILE = 'schemas/handover-protocol.schema.json'
 
 def main() -> None:
     """Write the JSON Schema to config/ (run after changing the models)."""
-    path = Path(paths.config(SCHEMA_FILE))
-    path.write_text(json.dumps(schema(), ensure_ascii=False, indent=2) + '\n', encoding='utf-8')
-    print(f'wrote {path}', file=sys.stderr)
+    paths.write_schema(SCHEMA_FILE, schema())
 
 
 if __name__ == '__main__':

@@ -11,9 +11,6 @@ the answers without this code.
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
@@ -62,9 +59,7 @@ def schema() -> dict:
 
 def main() -> None:
     """Write the JSON Schema to config/ (run after changing the models)."""
-    path = Path(paths.config(SCHEMA_FILE))
-    path.write_text(json.dumps(schema(), ensure_ascii=False, indent=2) + '\n', encoding='utf-8')
-    print(f'wrote {path}', file=sys.stderr)
+    paths.write_schema(SCHEMA_FILE, schema())
 
 
 if __name__ == '__main__':

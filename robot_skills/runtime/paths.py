@@ -6,6 +6,8 @@ checkout (editable install, tests) they are next to the Python package.
 
 from __future__ import annotations
 
+import json
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -23,3 +25,14 @@ def share() -> Path:
 def config(relative: str) -> str:
     """Absolute path of ``config/<relative>``, as a parameter default."""
     return str(share() / 'config' / relative)
+
+
+def write_schema(relative: str, schema: dict) -> None:
+    """Write a JSON Schema exported from pydantic models to ``config/<relative>``.
+
+    The ``python -m`` entry of each module that owns such models calls this after
+    the models change; a test checks the shipped file is current.
+    """
+    path = Path(config(relative))
+    path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + '\n', encoding='utf-8')
+    print(f'wrote {path}', file=sys.stderr)
