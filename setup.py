@@ -43,6 +43,7 @@ setup(
             'classroom_presenter = robot_skills.classroom.node:main',
             'learning_coordinator = robot_skills.coordinator.node:main',
             'pbl_ta = robot_skills.discussion.node:main',
+            'learning_records = robot_skills.records.node:main',
             'robot_skills_sim = robot_skills.sim.main:main',
         ],
     },

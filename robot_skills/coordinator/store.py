@@ -1,9 +1,9 @@
 """The coordinator's SQLite store: linkage records, consent, privacy, dispatches, reminders.
 
-WAL journal, foreign keys on, every change in one transaction, and a schema
-versioned with ``PRAGMA user_version`` and forward-only migrations, so a
-restart loses nothing and an old file is upgraded in place. ``secure_delete``
-is on and a delete is followed by a WAL checkpoint: "删除我的联动记录" leaves no
+Opened by ``runtime/database.py`` (WAL, foreign keys, every change in one
+transaction, a schema versioned with forward-only migrations), so a restart
+loses nothing and an old file is upgraded in place. ``secure_delete`` is on
+and a delete is followed by a WAL checkpoint: "删除我的联动记录" leaves no
 readable trace of the records in the file. A crisis leaves only the fact
 "已转介" and its time, never the words.
 """
@@ -11,7 +11,6 @@ readable trace of the records in the file. A crisis leaves only the fact
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import asdict
 from functools import lru_cache
@@ -20,6 +19,7 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
+from robot_skills.runtime.database import open_database, transaction, version
 
 MIGRATIONS = (
     '''
@@ -117,45 +117,17 @@ COLUMNS = ('date', 'trigger_source', 'concept', 'skills', 'correction', 'feynman
 CHECKED = TypeAdapter(LinkageRecord)      # a correction comes from outside: check its types
 
 
-class StoreError(ValueError):
-    """The store file cannot be used: not SQLite, unwritable, or from a newer version.
-
-    A ValueError, so the node refuses to start with the reason (``store_path`` is a
-    parameter like any other).
-    """
-
-
 class Store:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
-        try:
-            if self.path != ':memory:':
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute('PRAGMA journal_mode=WAL')
-            self._db.execute('PRAGMA foreign_keys=ON')
-            self._db.execute('PRAGMA secure_delete=ON')
-            self._migrate()
-        except (sqlite3.Error, OSError) as error:
-            raise StoreError(f'store_path {self.path}: {error}') from error
+        self._db = open_database(self.path, MIGRATIONS)
 
-    def _migrate(self) -> None:
-        version = self.version
-        if version > len(MIGRATIONS):
-            raise StoreError(f'{self.path} has schema version {version}, newer than this '
-                             f'code knows ({len(MIGRATIONS)}); refusing to touch it')
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            with self._transaction():
-                for statement in filter(str.strip, script.split(';')):
-                    self._db.execute(statement)
-                self._db.execute(f'PRAGMA user_version = {number}')
-
-    def _transaction(self) -> sqlite3.Connection:
-        return _Transaction(self._db)
+    def _transaction(self) -> transaction:
+        return transaction(self._db)
 
     @property
     def version(self) -> int:
-        return self._db.execute('PRAGMA user_version').fetchone()[0]
+        return version(self._db)
 
     def close(self) -> None:
         self._db.close()
@@ -319,17 +291,3 @@ def _record(learner_id: str, row: tuple) -> LinkageRecord:
 @lru_cache(maxsize=1024)
 def _skills(text: str) -> tuple[str, ...]:
     return tuple(json.loads(text))     # few distinct lists of SKILLs: parse each once
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (autocommit connection)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.db.execute('BEGIN IMMEDIATE')
-        return self.db
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        self.db.execute('ROLLBACK' if kind else 'COMMIT')

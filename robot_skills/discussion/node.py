@@ -56,6 +56,7 @@ QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 SKILL = 'pbl_ta'
 MODES = ('plan', 'discuss', 'refresh')
 TIMEOUTS = Timeouts(acceptance=2.0, result=60.0)
+MAX_INLINE_PACK = 200_000
 
 
 @dataclass(frozen=True)
@@ -99,10 +100,13 @@ def load_packs(folder: str, lexicon: Lexicon) -> dict[str, Material]:
 
 def load_pack(path: Path | str, lexicon: Lexicon) -> Material:
     """A material pack whose every possible utterance obeys the rules, or a ``ConfigError``."""
-    pack = load(path, Material)
+    return checked(load(path, Material), lexicon, path)
+
+
+def checked(pack: Material, lexicon: Lexicon, source: Path | str) -> Material:
     problems = material_problems(pack, lexicon)
     if problems:
-        raise ConfigError(path, problems)
+        raise ConfigError(source, problems)
     return pack
 
 
@@ -174,11 +178,12 @@ class PblTa(Node):
         if bool(request.material) == bool(request.material_yaml):
             raise ValueError('give exactly one of material (a pack name or path) '
                              'and material_yaml')
+        if len(request.material_yaml) > MAX_INLINE_PACK:
+            raise ValueError(f'material_yaml is {len(request.material_yaml):,} characters; '
+                             f'a pack is at most {MAX_INLINE_PACK:,} (use a file)')
         if request.material_yaml:
-            pack = parse(request.material_yaml, Material, 'material_yaml')
-            problems = material_problems(pack, self.lexicon)
-            if problems:
-                raise ConfigError('material_yaml', problems)
+            pack = checked(parse(request.material_yaml, Material, 'material_yaml'), self.lexicon,
+                           'material_yaml')
         elif request.material in self.packs:
             pack = self.packs[request.material]
         elif request.material.endswith(('.yaml', '.yml', '.json')):

@@ -10,7 +10,7 @@ from rclpy.parameter import Parameter
 from ros_harness import Harness, Recorder
 
 from robot_skills.coordinator.node import LearningCoordinator
-from robot_skills.coordinator.store import StoreError
+from robot_skills.runtime.database import StoreError
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision, SkillEvent
 from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
                                          PrivacyControl, SubmitHandover)

@@ -116,6 +116,7 @@ def test_an_inline_pack_and_overrides(rig):
     ({'material_yaml': '{: not yaml'}, 'material_yaml: not valid YAML'),
     ({'material_yaml': 'topic: 空的'}, "field 'must_discuss'"),
     ({'material': '/nonexistent/pack.yaml'}, 'cannot read'),
+    ({'material_yaml': 'topic: x\n' + '#' * 300_000}, 'a pack is at most 200,000'),
 ])
 def test_a_bad_open_is_refused_and_traced(rig, fields, error):
     refused = rig.open(**fields)

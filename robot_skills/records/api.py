@@ -1,0 +1,7 @@
+"""The records' Python API with every tool registered: ``Records(Store(path)).call(name, args)``."""
+
+from robot_skills.records import contracts, courses, pairs  # noqa: F401 - registers the tools
+from robot_skills.records.store import Store
+from robot_skills.records.tools import TOOLS, Records, Result
+
+__all__ = ['TOOLS', 'Records', 'Result', 'Store']

@@ -1,0 +1,145 @@
+"""The records' SQLite schema, and the reads every tool shares.
+
+Opened by ``runtime/database.py`` (WAL with synchronous FULL, foreign keys,
+one transaction per tool call, forward-only migrations). Final states are
+enforced twice: by the tools (with a structured error) and by the schema
+(a CHECK or a trigger), so no sequence of calls, and no bug in a tool, can
+bring a completed or voided contract, or a closed lesson, back.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from robot_skills.runtime.database import open_database, transaction, version
+
+MIGRATIONS = (
+    '''
+    CREATE TABLE learner (
+        learner_id TEXT PRIMARY KEY,
+        display_name TEXT NOT NULL,
+        registered_at TEXT NOT NULL
+    );
+    CREATE TABLE pair (
+        pair_id TEXT PRIMARY KEY,
+        learner_id TEXT NOT NULL REFERENCES learner(learner_id),
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        agent_display_name TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'ended')),
+        created_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX one_active_pair ON pair(learner_id) WHERE status = 'active';
+    CREATE TABLE contract (
+        contract_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        setup_status TEXT NOT NULL CHECK (setup_status IN ('proposed', 'established')),
+        active INTEGER NOT NULL DEFAULT 0,
+        terms TEXT NOT NULL,
+        cadence TEXT,
+        source_material TEXT,
+        established_at TEXT,
+        voided_at TEXT,
+        void_reason TEXT,
+        learner_consent TEXT,
+        completed_at TEXT,
+        completion_note TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        CHECK (voided_at IS NULL OR completed_at IS NULL)
+    );
+    CREATE TRIGGER contract_final BEFORE UPDATE ON contract
+        WHEN OLD.voided_at IS NOT NULL OR OLD.completed_at IS NOT NULL
+        BEGIN SELECT RAISE(ABORT, 'a voided or completed contract is final'); END;
+    CREATE TABLE course (
+        course_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        title TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        planned_lesson_count INTEGER CHECK (planned_lesson_count > 0),
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE coverage (
+        contract_id TEXT NOT NULL REFERENCES contract(contract_id),
+        course_id TEXT NOT NULL REFERENCES course(course_id),
+        PRIMARY KEY (contract_id, course_id)
+    );
+    CREATE TABLE lesson (
+        lesson_id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES course(course_id),
+        title TEXT NOT NULL,
+        content_markdown TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        revision INTEGER NOT NULL DEFAULT 1,
+        modality_declarations TEXT NOT NULL DEFAULT '{}',
+        progress TEXT NOT NULL DEFAULT 'not_started'
+            CHECK (progress IN ('not_started', 'in_progress', 'completed_declared', 'closed')),
+        published_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE INDEX lesson_by_course ON lesson(course_id, position);
+    CREATE TRIGGER lesson_closed BEFORE UPDATE ON lesson
+        WHEN OLD.progress = 'closed'
+        BEGIN SELECT RAISE(ABORT, 'a closed lesson is final'); END;
+    CREATE TABLE lesson_revision (
+        lesson_id TEXT NOT NULL REFERENCES lesson(lesson_id),
+        revision INTEGER NOT NULL,
+        snapshot TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('teaching', 'technical')),
+        at TEXT NOT NULL,
+        PRIMARY KEY (lesson_id, revision)
+    );
+    CREATE TABLE lesson_patch (
+        patch_id TEXT PRIMARY KEY,
+        lesson_id TEXT NOT NULL REFERENCES lesson(lesson_id),
+        kind TEXT NOT NULL CHECK (kind IN ('teacher_note', 'erratum')),
+        body TEXT NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        at TEXT NOT NULL
+    );
+    CREATE TABLE event (
+        event_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        pair_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    ''',
+)
+
+
+class Store:
+    """One records database; tools read with ``one``/``all`` and write inside ``write()``."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self.db = open_database(self.path, MIGRATIONS)
+        self.db.row_factory = sqlite3.Row
+
+    @property
+    def version(self) -> int:
+        return version(self.db)
+
+    def write(self) -> transaction:
+        return transaction(self.db)
+
+    def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
+        return self.db.execute(sql, args).fetchone()
+
+    def all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
+        return self.db.execute(sql, args).fetchall()
+
+    def run(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        return self.db.execute(sql, args)
+
+    def event(self, pair_id: str, kind: str, payload: dict[str, Any], at: str) -> None:
+        self.run('INSERT INTO event (pair_id, kind, payload, at) VALUES (?, ?, ?, ?)',
+                 pair_id, kind, json.dumps(payload, ensure_ascii=False), at)
+
+    def close(self) -> None:
+        self.db.close()

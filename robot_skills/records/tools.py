@@ -1,0 +1,162 @@
+"""The records tools by name, and the one way to call any of them.
+
+A tool is a pydantic model of its arguments (unknown fields refused: a typo
+or a field the document forbids never passes silently) and a function of a
+``Context`` and those arguments that returns the result as a dict or raises a
+``ToolError``. ``Records.call`` is the only entry, shared by the Python API,
+the ROS service ``records/call`` and the command line: it validates, runs the
+tool in one transaction (a refusal rolls back everything the tool wrote), and
+answers a ``Result`` with ``ok``, ``code``, ``result``, ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from robot_skills.model.config import describe
+from robot_skills.records.errors import ToolError, not_found, validation
+from robot_skills.records.store import Store
+
+ArgsT = TypeVar('ArgsT', bound=BaseModel)
+
+
+class Args(BaseModel):
+    """A tool's arguments: unknown fields are refused."""
+
+    model_config = ConfigDict(extra='forbid', frozen=True)
+
+
+class PairArgs(Args):
+    """Arguments of a tool that acts in a pair ('' = the one active pair)."""
+
+    pair_id: str = ''
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    args: type[BaseModel]
+    run: Callable[[Context, Any], dict]
+    doc: str
+
+
+TOOLS: dict[str, Tool] = {}
+
+
+def tool(name: str, args: type[ArgsT]) -> Callable[[Callable[[Context, ArgsT], dict]],
+                                                   Callable[[Context, ArgsT], dict]]:
+    """Register a tool under ``name`` (the document's name where it gives one)."""
+    def register(function: Callable[[Context, ArgsT], dict]) -> Callable[[Context, ArgsT], dict]:
+        TOOLS[name] = Tool(name, args, function, (function.__doc__ or '').strip())
+        return function
+    return register
+
+
+@dataclass
+class Context:
+    """What a tool runs with: the store, the time, and new ids (both injectable for tests)."""
+
+    store: Store
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    new_id: Callable[[str], str] = field(default=lambda prefix: f'{prefix}_{uuid.uuid4().hex[:16]}')
+
+    def now(self) -> str:
+        return self.clock().isoformat(timespec='milliseconds')
+
+    def pair(self, pair_id: str = '') -> str:
+        """The pair a call acts in: the given one (it must exist), else the one active pair."""
+        if pair_id:
+            if self.store.one('SELECT 1 FROM pair WHERE pair_id = ?', pair_id) is None:
+                raise ToolError('NOT_FOUND', f'no pair {pair_id!r}',
+                                {'available_pairs': self.pairs()})
+            return pair_id
+        active = self.pairs()
+        if len(active) != 1:
+            raise validation('name the pair_id: ' + (
+                'there is no active pair (create_pair first)' if not active else
+                f'{len(active)} pairs are active'), available_pairs=active)
+        return active[0]
+
+    def pairs(self) -> list[str]:
+        return [row['pair_id'] for row in self.store.all(
+            "SELECT pair_id FROM pair WHERE status = 'active' ORDER BY created_at")]
+
+    def owned(self, table: str, key: str, ident: str, pair_id: str) -> sqlite3.Row:
+        """The row ``ident`` of ``table`` if it belongs to ``pair_id``; NOT_FOUND otherwise."""
+        row = self.store.one(OWNED[table], ident, pair_id)
+        if row is None:
+            raise not_found(table, ident)
+        return row
+
+
+# How a row reaches its pair: other pairs' rows are NOT_FOUND, exactly like missing ones.
+OWNED = {
+    'contract': 'SELECT * FROM contract WHERE contract_id = ? AND pair_id = ?',
+    'course': 'SELECT * FROM course WHERE course_id = ? AND pair_id = ?',
+    'lesson': 'SELECT lesson.* FROM lesson JOIN course USING (course_id) '
+              'WHERE lesson_id = ? AND course.pair_id = ?',
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    ok: bool
+    code: str = ''
+    result: dict = field(default_factory=dict)
+    error: str = ''
+
+    def to_json(self) -> str:
+        return json.dumps(self.result, ensure_ascii=False, default=str)
+
+
+class Records:
+    """The Python API: ``Records(store).call('create_pair', {...})``."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime] | None = None,
+                 new_id: Callable[[str], str] | None = None) -> None:
+        self.context = Context(store)
+        if clock is not None:
+            self.context.clock = clock
+        if new_id is not None:
+            self.context.new_id = new_id
+
+    def call(self, name: str, arguments: dict | str | None = None) -> Result:
+        found = TOOLS.get(name)
+        if found is None:
+            return Result(False, 'VALIDATION', error=f'no tool {name!r}; tools: '
+                                                     f'{", ".join(sorted(TOOLS))}')
+        data: Any = arguments
+        try:
+            data = _object(arguments)
+            args = found.args.model_validate(data)
+            with self.context.store.write():       # a refusal rolls back what the tool wrote
+                return Result(True, result=found.run(self.context, args))
+        except ValidationError as error:
+            return Result(False, 'VALIDATION', error='; '.join(describe(error, data)))
+        except ToolError as error:
+            return Result(False, error.code, {'shortfall': error.shortfall}
+                          if error.shortfall else {}, error.message)
+        except sqlite3.IntegrityError as error:      # the schema's own guard of a final state
+            return Result(False, 'CONFLICT', error=str(error))
+
+
+def _object(arguments: dict | str | None) -> dict:
+    if isinstance(arguments, dict):
+        return arguments
+    if arguments is None or not arguments.strip():
+        return {}
+    try:
+        data = json.loads(arguments)
+    except ValueError as error:
+        raise validation(f'the arguments are not JSON: {error}') from error
+    if not isinstance(data, dict):
+        raise validation(f'the arguments must be a JSON object, not {type(data).__name__}')
+    return data
