@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rclpy.node import Node
+from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from robot_skills.records.api import Records, Store
 from robot_skills.runtime.entry import run
@@ -25,6 +26,9 @@ from robot_skills.runtime.tracing import Tracer
 from robot_skills_interfaces.srv import RecordsCall
 
 SKILL = 'learning_records'
+# rclpy's default service queue keeps 10 requests: a burst of 20 calls in flight loses
+# the rest silently (seen here). Callers should use a deep queue as well.
+QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ class LearningRecords(Node):
         self.store = Store(value.store_path)
         self.records = Records(self.store)
         self.tracer = Tracer(self, SKILL)
-        self.create_service(RecordsCall, 'records/call', self._on_call)
+        self.create_service(RecordsCall, 'records/call', self._on_call, qos_profile=QOS)
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
