@@ -1,6 +1,7 @@
 """The records' Python API with every tool registered: ``Records(Store(path)).call(name, args)``."""
 
-from robot_skills.records import contracts, courses, pairs  # noqa: F401 - registers the tools
+from robot_skills.records import (closure, concepts, contracts, courses,  # noqa: F401
+                                  documents, exercises, mindmaps, pairs)  # (registers the tools)
 from robot_skills.records.store import Store
 from robot_skills.records.tools import TOOLS, Records, Result
 

@@ -112,7 +112,7 @@ class Establish(ContractArgs):
 def establish_contract(context: Context, args: Establish) -> dict:
     """The learner signs a proposed contract (learner side, the /contract page)."""
     pair_id = context.pair(args.pair_id)
-    row = context.owned('contract', 'contract_id', args.contract_id, pair_id)
+    row = context.owned('contract', args.contract_id, pair_id)
     if row['setup_status'] == 'established' and row['voided_at'] is None:
         return {'contract_id': args.contract_id, 'setup_status': 'established',
                 'established_at': row['established_at'], 'replayed': True}
@@ -151,7 +151,7 @@ class Void(ContractArgs):
 def void_contract(context: Context, args: Void) -> dict:
     """Void with the learner's verbatim consent; the row is kept; a replay changes nothing."""
     pair_id = context.pair(args.pair_id)
-    row = context.owned('contract', 'contract_id', args.contract_id, pair_id)
+    row = context.owned('contract', args.contract_id, pair_id)
     if row['voided_at'] is not None:
         return {'contract_id': args.contract_id, 'active': False, 'voided_at': row['voided_at'],
                 'void_reason': row['void_reason'], 'replayed': True}
@@ -177,14 +177,14 @@ def update_contract_coverage(context: Context, args: Coverage) -> dict:
     if not args.add_course_ids and not args.remove_course_ids:
         raise validation('give add_course_ids or remove_course_ids (a non-empty list)')
     pair_id = context.pair(args.pair_id)
-    row = context.owned('contract', 'contract_id', args.contract_id, pair_id)
+    row = context.owned('contract', args.contract_id, pair_id)
     if row['completed_at'] is not None:
         raise conflict('a completed contract\'s coverage is frozen: open a new contract to '
                        'teach on', completed_at=row['completed_at'])
     if row['voided_at'] is not None:
         raise conflict('a voided contract\'s coverage cannot change')
     for course_id in {*args.add_course_ids, *args.remove_course_ids}:
-        context.owned('course', 'course_id', course_id, pair_id)
+        context.owned('course', course_id, pair_id)
     for course_id in dict.fromkeys(args.add_course_ids):
         context.store.run('INSERT OR IGNORE INTO coverage VALUES (?, ?)', args.contract_id,
                           course_id)
@@ -205,7 +205,7 @@ class Complete(ContractArgs):
 def complete_contract(context: Context, args: Complete) -> dict:
     """结业: only when current, covering courses, and every covered course goal-complete."""
     pair_id = context.pair(args.pair_id)
-    row = context.owned('contract', 'contract_id', args.contract_id, pair_id)
+    row = context.owned('contract', args.contract_id, pair_id)
     if row['completed_at'] is not None:
         return {'contract_id': args.contract_id, 'completed_at': row['completed_at'],
                 'completion_note': row['completion_note'], 'replayed': True}
@@ -237,7 +237,7 @@ def current(context: Context, pair_id: str) -> sqlite3.Row | None:
 
 
 def current_or_refuse(context: Context, contract_id: str, pair_id: str) -> sqlite3.Row:
-    row = context.owned('contract', 'contract_id', contract_id, pair_id)
+    row = context.owned('contract', contract_id, pair_id)
     if row['voided_at'] is not None or row['completed_at'] is not None or \
             row['setup_status'] != 'established':
         state = ('voided' if row['voided_at'] else 'completed' if row['completed_at'] else

@@ -60,7 +60,7 @@ class AddLesson(PairArgs):
 def add_lesson(context: Context, args: AddLesson) -> dict:
     """Add a draft lesson to a course (published_at empty: only the teacher side sees it)."""
     pair_id = context.pair(args.pair_id)
-    context.owned('course', 'course_id', args.course_id, pair_id)
+    context.owned('course', args.course_id, pair_id)
     position = args.position or 1 + context.store.one(
         'SELECT coalesce(max(position), 0) AS last FROM lesson WHERE course_id = ?',
         args.course_id)['last']
@@ -96,7 +96,7 @@ class UpdateLesson(LessonArgs):
 def update_lesson(context: Context, args: UpdateLesson) -> dict:
     """Revise a lesson: the old text is snapshotted into lesson_revisions, revision += 1."""
     pair_id = context.pair(args.pair_id)
-    lesson = context.owned('lesson', 'lesson_id', args.lesson_id, pair_id)
+    lesson = context.owned('lesson', args.lesson_id, pair_id)
     if lesson['progress'] == 'closed':
         raise conflict('a closed lesson is final')
     now = context.now()
@@ -130,7 +130,7 @@ LAWS = {'not_started': (), 'in_progress': ('teacher_note',),
 def patch_lesson(context: Context, args: PatchLesson) -> dict:
     """A teacher note (lesson in progress) or an erratum (lesson learned), beside the text."""
     pair_id = context.pair(args.pair_id)
-    lesson = context.owned('lesson', 'lesson_id', args.lesson_id, pair_id)
+    lesson = context.owned('lesson', args.lesson_id, pair_id)
     allowed = LAWS[lesson['progress']]
     if args.kind not in allowed:
         advice = ('not started: revise it with update_lesson instead' if not allowed else
@@ -148,8 +148,8 @@ def patch_lesson(context: Context, args: PatchLesson) -> dict:
 def publish_lesson(context: Context, args: LessonArgs) -> dict:
     """Publish Gate: verify_prep's validator runs; any ❌ refuses with the red list."""
     pair_id = context.pair(args.pair_id)
-    lesson = context.owned('lesson', 'lesson_id', args.lesson_id, pair_id)
-    checked = prep.report(lesson)
+    lesson = context.owned('lesson', args.lesson_id, pair_id)
+    checked = prep.report(context.store, lesson)
     if checked['status'] == 'FAIL':
         raise conflict('the lesson fails verify_prep: clear every ❌ first',
                        status='FAIL', errors=checked['errors'], warnings=checked['warnings'])
@@ -178,14 +178,15 @@ def verify_prep(context: Context, args: VerifyPrep) -> dict:
     """Read-only: a lesson's report, or every lesson of a course in order with the worst status."""
     pair_id = context.pair(args.pair_id)
     if args.lesson_id:
-        return prep.report(context.owned('lesson', 'lesson_id', args.lesson_id, pair_id),
+        return prep.report(context.store, context.owned('lesson', args.lesson_id, pair_id),
                            args.verbose)
-    context.owned('course', 'course_id', args.course_id, pair_id)
+    context.owned('course', args.course_id, pair_id)
     lessons = context.store.all('SELECT * FROM lesson WHERE course_id = ? ORDER BY position, '
                                 'created_at', args.course_id)
     if not lessons:
         raise not_found('lesson in course', args.course_id)
-    return {'course_id': args.course_id, **prep.course_report(lessons, args.verbose)}
+    return {'course_id': args.course_id,
+            **prep.course_report(context.store, lessons, args.verbose)}
 
 
 class DeclareProgress(LessonArgs):
@@ -199,7 +200,7 @@ ORDER = ('not_started', 'in_progress', 'completed_declared', 'closed')
 def declare_lesson_progress(context: Context, args: DeclareProgress) -> dict:
     """The learner declares a published lesson started or learned (learner side); never back."""
     pair_id = context.pair(args.pair_id)
-    lesson = context.owned('lesson', 'lesson_id', args.lesson_id, pair_id)
+    lesson = context.owned('lesson', args.lesson_id, pair_id)
     if lesson['published_at'] is None:
         raise conflict('a draft lesson is not on the learner\'s shelf yet')
     if ORDER.index(args.progress) < ORDER.index(lesson['progress']):

@@ -1,21 +1,26 @@
 """verify_prep's validator (004: 备课收尾必调), also the publish gate's.
 
-One implementation judges a lesson: each check is a function returning
-pass, skip, a warning (⚠️, looked at by a person) or a failure (❌, blocks
-publishing). A course is judged lesson by lesson in order, and its status is
-the worst of them. The compact report carries the status, every error and
-warning verbatim and the counts of passed and skipped checks; the verbose one
-every check. Checks of parts this store does not hold yet (concepts,
-flashcards, exercises, mind maps: issue 7's remainder) report ``skip``.
+One implementation judges a lesson across its parts: the text's format,
+its concepts, the flashcards they reference, its exercises' concept
+references and its mind maps' topology. Each check returns pass, skip
+(nothing of that kind to check), a warning (⚠️, looked at by a person) or a
+failure (❌, blocks publishing). A course is judged lesson by lesson in
+order, and its status is the worst of them. The compact report carries the
+status, every error and warning verbatim and the counts of passed and
+skipped checks; the verbose one every check.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
+
+from robot_skills.records.mindmaps import stored_problems
+from robot_skills.records.store import Store
 
 Verdict = Literal['pass', 'skip', 'warn', 'fail']
 H1 = re.compile(r'^# +\S', re.MULTILINE)
@@ -31,7 +36,7 @@ class Check:
     message: str = ''
 
 
-def _content(lesson: sqlite3.Row) -> list[Check]:
+def _content(store: Store, lesson: sqlite3.Row) -> list[Check]:
     text = lesson['content_markdown']
     checks = [Check('content.non_empty', 'fail' if not text.strip() else 'pass',
                     '❌ 课文为空' if not text.strip() else '')]
@@ -56,16 +61,45 @@ def _content(lesson: sqlite3.Row) -> list[Check]:
     return checks
 
 
-def _not_yet(lesson: sqlite3.Row) -> list[Check]:
-    return [Check(name, 'skip') for name in ('concepts.coverage', 'flashcards.references',
-                                             'exercises.references', 'mindmap.topology')]
+def _concepts(store: Store, lesson: sqlite3.Row) -> list[Check]:
+    concepts = store.all('SELECT concept_id, name, flashcard_ids FROM concept WHERE lesson_id = ?',
+                         lesson['lesson_id'])
+    cards = {r['flashcard_id'] for r in store.all('SELECT flashcard_id FROM flashcard')}
+    dangling = [f'{c["name"]}→{card}' for c in concepts for card in json.loads(c['flashcard_ids'])
+                if card not in cards]
+    return [Check('concepts.coverage', 'pass' if concepts else 'warn',
+                  '' if concepts else '⚠️ 这节课还没有登记概念'),
+            Check('flashcards.references', 'skip' if not concepts else
+                  'fail' if dangling else 'pass',
+                  f'❌ 概念引用了不存在的闪卡：{"、".join(dangling)}' if dangling else '')]
 
 
-CHECKS: tuple[Callable[[sqlite3.Row], list[Check]], ...] = (_content, _not_yet)
+def _exercises(store: Store, lesson: sqlite3.Row) -> list[Check]:
+    exercises = store.all('SELECT exercise_id, expected_concepts FROM exercise WHERE '
+                          'lesson_id = ?', lesson['lesson_id'])
+    known = {r['concept_id'] for r in store.all('SELECT concept_id FROM concept')}
+    dangling = [f'{e["exercise_id"]}→{c}' for e in exercises
+                for c in json.loads(e['expected_concepts']) if c not in known]
+    return [Check('exercises.references', 'skip' if not exercises else
+                  'fail' if dangling else 'pass',
+                  f'❌ 习题引用了不存在的概念：{"、".join(dangling)}' if dangling else '')]
 
 
-def judge(lesson: sqlite3.Row) -> list[Check]:
-    return [check for family in CHECKS for check in family(lesson)]
+def _mindmaps(store: Store, lesson: sqlite3.Row) -> list[Check]:
+    maps = store.all('SELECT mindmap_id, content FROM mindmap WHERE lesson_id = ?',
+                     lesson['lesson_id'])
+    broken = [f'{m["mindmap_id"]}: {p}' for m in maps
+              for p in stored_problems(m['content'], lesson['content_markdown'])]
+    return [Check('mindmap.topology', 'skip' if not maps else 'fail' if broken else 'pass',
+                  '❌ 脑图不合规：' + '；'.join(broken) if broken else '')]
+
+
+CHECKS: tuple[Callable[[Store, sqlite3.Row], list[Check]], ...] = (
+    _content, _concepts, _exercises, _mindmaps)
+
+
+def judge(store: Store, lesson: sqlite3.Row) -> list[Check]:
+    return [check for family in CHECKS for check in family(store, lesson)]
 
 
 def status(checks: list[Check]) -> str:
@@ -74,8 +108,8 @@ def status(checks: list[Check]) -> str:
     return 'PASS_WITH_WARNINGS' if any(c.verdict == 'warn' for c in checks) else 'PASS'
 
 
-def report(lesson: sqlite3.Row, verbose: bool = False) -> dict:
-    checks = judge(lesson)
+def report(store: Store, lesson: sqlite3.Row, verbose: bool = False) -> dict:
+    checks = judge(store, lesson)
     result = {'lesson_id': lesson['lesson_id'], 'title': lesson['title'],
               'status': status(checks),
               'errors': [c.message for c in checks if c.verdict == 'fail'],
@@ -88,8 +122,8 @@ def report(lesson: sqlite3.Row, verbose: bool = False) -> dict:
     return result
 
 
-def course_report(lessons: list[sqlite3.Row], verbose: bool = False) -> dict:
-    reports = [report(lesson, verbose) for lesson in lessons]
+def course_report(store: Store, lessons: list[sqlite3.Row], verbose: bool = False) -> dict:
+    reports = [report(store, lesson, verbose) for lesson in lessons]
     order = ('PASS', 'PASS_WITH_WARNINGS', 'FAIL')
     worst = max((r['status'] for r in reports), key=order.index)
     return {'lesson_count': len(reports), 'overall_status': worst, 'lessons': reports}

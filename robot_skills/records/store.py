@@ -110,6 +110,109 @@ MIGRATIONS = (
         at TEXT NOT NULL
     );
     ''',
+    # 2: what a lesson is taught with and how it is closed: documents and their highlights,
+    # concepts, flashcards (FSRS), mind maps, exercises, simulated quizzes, submissions,
+    # post-lesson evaluations and closing receipts.
+    '''
+    ALTER TABLE lesson ADD COLUMN concept_ids TEXT NOT NULL DEFAULT '[]';
+    CREATE TABLE document (
+        document_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        title TEXT NOT NULL,
+        content_markdown TEXT NOT NULL,
+        source TEXT NOT NULL DEFAULT 'mcp',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE highlight (
+        highlight_id TEXT PRIMARY KEY,
+        document_id TEXT NOT NULL REFERENCES document(document_id),
+        quote TEXT NOT NULL,
+        start INTEGER NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        orphaned_at TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE concept (
+        concept_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        course_id TEXT NOT NULL REFERENCES course(course_id),
+        lesson_id TEXT NOT NULL REFERENCES lesson(lesson_id),
+        name TEXT NOT NULL,
+        short_definition TEXT NOT NULL,
+        source_refs TEXT NOT NULL DEFAULT '[]',
+        flashcard_ids TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE flashcard (
+        flashcard_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        front TEXT NOT NULL,
+        back TEXT NOT NULL,
+        deck_id TEXT NOT NULL DEFAULT '',
+        fsrs_state TEXT NOT NULL,
+        due_at TEXT NOT NULL,
+        review_count INTEGER NOT NULL DEFAULT 0,
+        paused INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE mindmap (
+        mindmap_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        lesson_id TEXT REFERENCES lesson(lesson_id),
+        course_id TEXT REFERENCES course(course_id),
+        source TEXT NOT NULL CHECK (source IN ('agent', 'learner')),
+        content TEXT NOT NULL,
+        agent_seed_snapshot TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE exercise (
+        exercise_id TEXT PRIMARY KEY,
+        lesson_id TEXT NOT NULL REFERENCES lesson(lesson_id),
+        prompt TEXT NOT NULL,
+        reference_answer TEXT NOT NULL,
+        expected_concepts TEXT NOT NULL DEFAULT '[]',
+        tags TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE quiz (
+        quiz_id TEXT PRIMARY KEY,
+        course_id TEXT NOT NULL REFERENCES course(course_id),
+        title TEXT NOT NULL,
+        questions TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE submission (
+        submission_id TEXT PRIMARY KEY,
+        exercise_id TEXT NOT NULL REFERENCES exercise(exercise_id),
+        learner_answer TEXT NOT NULL,
+        confidence TEXT,
+        status TEXT NOT NULL
+            CHECK (status IN ('draft', 'submitted', 'pending_grade', 'graded')),
+        agent_score REAL,
+        agent_feedback TEXT,
+        submitted_at TEXT NOT NULL,
+        graded_at TEXT
+    );
+    CREATE TABLE post_lesson_evaluation (
+        evaluation_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        lesson_id TEXT NOT NULL REFERENCES lesson(lesson_id),
+        body TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (pair_id, lesson_id)
+    );
+    CREATE TABLE lesson_receipt (
+        lesson_id TEXT PRIMARY KEY REFERENCES lesson(lesson_id),
+        items TEXT NOT NULL,
+        no_cognitive_update_reason TEXT,
+        closed_at TEXT NOT NULL
+    );
+    ''',
 )
 
 

@@ -89,7 +89,7 @@ class Context:
         return [row['pair_id'] for row in self.store.all(
             "SELECT pair_id FROM pair WHERE status = 'active' ORDER BY created_at")]
 
-    def owned(self, table: str, key: str, ident: str, pair_id: str) -> sqlite3.Row:
+    def owned(self, table: str, ident: str, pair_id: str) -> sqlite3.Row:
         """The row ``ident`` of ``table`` if it belongs to ``pair_id``; NOT_FOUND otherwise."""
         row = self.store.one(OWNED[table], ident, pair_id)
         if row is None:
@@ -103,6 +103,17 @@ OWNED = {
     'course': 'SELECT * FROM course WHERE course_id = ? AND pair_id = ?',
     'lesson': 'SELECT lesson.* FROM lesson JOIN course USING (course_id) '
               'WHERE lesson_id = ? AND course.pair_id = ?',
+    'document': 'SELECT * FROM document WHERE document_id = ? AND pair_id = ?',
+    'concept': 'SELECT * FROM concept WHERE concept_id = ? AND pair_id = ?',
+    'flashcard': 'SELECT * FROM flashcard WHERE flashcard_id = ? AND pair_id = ?',
+    'mindmap': 'SELECT * FROM mindmap WHERE mindmap_id = ? AND pair_id = ?',
+    'exercise': 'SELECT exercise.* FROM exercise JOIN lesson USING (lesson_id) '
+                'JOIN course USING (course_id) WHERE exercise_id = ? AND course.pair_id = ?',
+    'submission': 'SELECT submission.* FROM submission JOIN exercise USING (exercise_id) '
+                  'JOIN lesson USING (lesson_id) JOIN course USING (course_id) '
+                  'WHERE submission_id = ? AND course.pair_id = ?',
+    'lesson_patch': 'SELECT lesson_patch.* FROM lesson_patch JOIN lesson USING (lesson_id) '
+                    'JOIN course USING (course_id) WHERE patch_id = ? AND course.pair_id = ?',
 }
 
 

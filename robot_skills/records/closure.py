@@ -1,0 +1,202 @@
+"""Closing a lesson's teaching loop (004: record_post_lesson_evaluation, the closure facts,
+close_lesson_loop).
+
+One set of facts (``facts``) serves the read-only call and every receipt:
+which items are done, which are missing (the first missing one names the
+state), the next tool with its ids filled in, and the incorrect-answer
+signal (a plain statement, never a gap). ``close_lesson_loop`` checks on the
+server: no submitted work left ungraded; a cognitive update (a post-lesson
+evaluation or a hypothesis_update receipt pointing at a real record) or a
+stated reason for none; every receipt ref pointing at a real record; receipt
+kinds only from the closed enum of seven. Closed is final.
+
+Part 2 of the catalogue (live sessions, teacher reflections, hypotheses,
+journal entries) adds its items here; until then a receipt that points at
+one of those records points at nothing and is refused as dangling.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Literal
+
+from pydantic import Field
+
+from robot_skills.records.errors import ToolError, conflict, validation
+from robot_skills.records.exercises import INCORRECT_BELOW
+from robot_skills.records.tools import Args, Context, PairArgs, tool
+
+COUNTS = ('flashcards_reviewed_count', 'exercises_submitted_count', 'live_turns_count',
+          'duration_minutes')
+# Which record a receipt item of each kind points at (None: a record part 2 adds).
+REFERENCES = {
+    'exercise_feedback': 'submission', 'forward_revision': 'lesson',
+    'teacher_note': 'lesson_patch', 'erratum': 'lesson_patch',
+    'flashcard_change': 'flashcard', 'hypothesis_update': None, 'journal_entry': None,
+}
+
+
+class Evaluation(PairArgs):
+    lesson_id: str = Field(min_length=1)
+    concepts_touched: list[str] = []
+    flashcards_reviewed_count: int = Field(0, ge=0)
+    flashcards_rating_distribution: dict[str, int] = {}
+    exercises_submitted_count: int = Field(0, ge=0)
+    live_turns_count: int = Field(0, ge=0)
+    duration_minutes: int = Field(0, ge=0, le=24 * 60)
+    agent_observation: str = Field('', max_length=5000,
+                                   description='overall judgement, against Live, next lesson')
+    evidence_refs: list[str] = []
+
+
+@tool('record_post_lesson_evaluation', Evaluation)
+def record_post_lesson_evaluation(context: Context, args: Evaluation) -> dict:
+    """One evaluation per lesson: empty ones refused; a second call updates in place."""
+    pair_id = context.pair(args.pair_id)
+    lesson = context.owned('lesson', args.lesson_id, pair_id)
+    body = args.model_dump(exclude={'pair_id', 'lesson_id'})
+    if not (args.concepts_touched or args.flashcards_rating_distribution or
+            any(getattr(args, name) for name in COUNTS) or args.agent_observation.strip()):
+        raise validation('an empty evaluation would pollute the learner brief: give at least '
+                         'one fact or an observation')
+    for concept in args.concepts_touched:
+        context.owned('concept', concept, pair_id)
+    now = context.now()
+    existing = context.store.one('SELECT evaluation_id FROM post_lesson_evaluation WHERE '
+                                 'pair_id = ? AND lesson_id = ?', pair_id, args.lesson_id)
+    if existing is None:
+        evaluation_id = context.new_id('ple')
+        context.store.run('INSERT INTO post_lesson_evaluation VALUES (?, ?, ?, ?, ?, ?)',
+                          evaluation_id, pair_id, args.lesson_id,
+                          json.dumps(body, ensure_ascii=False), now, now)
+    else:
+        evaluation_id = existing['evaluation_id']
+        context.store.run('UPDATE post_lesson_evaluation SET body = ?, updated_at = ? '
+                          'WHERE evaluation_id = ?', json.dumps(body, ensure_ascii=False), now,
+                          evaluation_id)
+    return {'evaluation_id': evaluation_id, 'updated': existing is not None,
+            'human_note': '这是对同一课总评的修订（原地更新），不是新建。' if existing else '',
+            'closure_progress': facts(context, lesson)}
+
+
+class LessonArgs(PairArgs):
+    lesson_id: str = Field(min_length=1)
+
+
+@tool('get_lesson_closure_facts', LessonArgs)
+def get_lesson_closure_facts(context: Context, args: LessonArgs) -> dict:
+    """Read-only, before closing: state, completed[], missing[], the next action, the signal."""
+    pair_id = context.pair(args.pair_id)
+    return facts(context, context.owned('lesson', args.lesson_id, pair_id))
+
+
+class ReceiptItem(Args):
+    kind: Literal['exercise_feedback', 'forward_revision', 'teacher_note', 'erratum',
+                  'flashcard_change', 'hypothesis_update', 'journal_entry']
+    ref_id: str = Field(min_length=1)
+    description: str = Field(min_length=1, max_length=500, description='where it changed')
+
+
+class Close(LessonArgs):
+    receipt: list[ReceiptItem] = []
+    no_cognitive_update_reason: str = ''
+
+
+@tool('close_lesson_loop', Close)
+def close_lesson_loop(context: Context, args: Close) -> dict:
+    """Close a lesson's loop after the four server-side checks; closed is final."""
+    pair_id = context.pair(args.pair_id)
+    lesson = context.owned('lesson', args.lesson_id, pair_id)
+    if lesson['progress'] == 'closed':
+        raise conflict('this lesson is closed already: closed is final')
+    if lesson['published_at'] is None:
+        raise conflict('a draft lesson has no loop to close')
+    ungraded = _ungraded(context, args.lesson_id)
+    if ungraded:                                                          # ①
+        raise conflict('submitted work is not graded yet: grade_exercise first',
+                       ungraded_submission_ids=ungraded)
+    dangling = [item.ref_id for item in args.receipt
+                if not _real(context, item, pair_id)]
+    cognitive = _evaluated(context, args.lesson_id, pair_id) or any(
+        item.kind == 'hypothesis_update' and item.ref_id not in dangling for item in args.receipt)
+    if not cognitive and not args.no_cognitive_update_reason.strip():     # ②
+        raise conflict('closing needs a cognitive update: record_post_lesson_evaluation, a '
+                       'hypothesis_update receipt, or no_cognitive_update_reason',
+                       next_required_action={'tool': 'record_post_lesson_evaluation',
+                                             'pre_filled_refs': {'lesson_id': args.lesson_id}})
+    if dangling:                                                          # ③
+        raise ToolError('NOT_FOUND', 'receipt items point at records that do not exist',
+                        {'dangling_ref_ids': dangling})
+    now = context.now()
+    context.store.run("UPDATE lesson SET progress = 'closed', updated_at = ? WHERE lesson_id = ?",
+                      now, args.lesson_id)
+    context.store.run('INSERT INTO lesson_receipt VALUES (?, ?, ?, ?)', args.lesson_id,
+                      json.dumps([i.model_dump() for i in args.receipt], ensure_ascii=False),
+                      args.no_cognitive_update_reason or None, now)
+    closed = context.owned('lesson', args.lesson_id, pair_id)
+    return {'lesson_id': args.lesson_id, 'closed_at': now, 'closure_progress':
+            facts(context, closed)}
+
+
+# ---- the facts ----------------------------------------------------------------------------------
+
+def facts(context: Context, lesson: sqlite3.Row) -> dict:
+    lesson_id = lesson['lesson_id']
+    pair_id = context.store.one('SELECT pair_id FROM course WHERE course_id = ?',
+                                lesson['course_id'])['pair_id']
+    ungraded = _ungraded(context, lesson_id)
+    done = {'graded': not ungraded,
+            'post_lesson_evaluation': _evaluated(context, lesson_id, pair_id)}
+    completed = [item for item, ok in done.items() if ok]
+    missing = [item for item, ok in done.items() if not ok]
+    closed = lesson['progress'] == 'closed'
+    if closed:
+        state, action = 'closed', None
+    elif missing:
+        state = missing[0]
+        action = ({'tool': 'grade_exercise', 'pre_filled_refs': {'submission_id': ungraded[0]}}
+                  if state == 'graded' else
+                  {'tool': 'record_post_lesson_evaluation',
+                   'pre_filled_refs': {'lesson_id': lesson_id}})
+    else:
+        state, action = 'ready_to_close', {'tool': 'close_lesson_loop',
+                                           'pre_filled_refs': {'lesson_id': lesson_id}}
+    return {'lesson_id': lesson_id, 'state': state, 'completed': completed,
+            'missing': [] if closed else missing, 'next_required_action': action,
+            'incorrect_review_signal': _signal(context, lesson_id)}
+
+
+def _ungraded(context: Context, lesson_id: str) -> list[str]:
+    return [r['submission_id'] for r in context.store.all(
+        'SELECT submission_id FROM submission JOIN exercise USING (exercise_id) WHERE '
+        "lesson_id = ? AND status IN ('submitted', 'pending_grade') ORDER BY submitted_at",
+        lesson_id)]
+
+
+def _evaluated(context: Context, lesson_id: str, pair_id: str) -> bool:
+    return context.store.one('SELECT 1 FROM post_lesson_evaluation WHERE lesson_id = ? AND '
+                             'pair_id = ?', lesson_id, pair_id) is not None
+
+
+def _real(context: Context, item: ReceiptItem, pair_id: str) -> bool:
+    table = REFERENCES[item.kind]
+    if table is None:
+        return False
+    try:
+        context.owned(table, item.ref_id, pair_id)
+    except ToolError:
+        return False
+    return True
+
+
+def _signal(context: Context, lesson_id: str) -> dict:
+    wrong = context.store.all(
+        'SELECT exercise.expected_concepts FROM submission JOIN exercise USING (exercise_id) '
+        "WHERE lesson_id = ? AND status = 'graded' AND agent_score < ?", lesson_id,
+        INCORRECT_BELOW)
+    concepts = {c for row in wrong for c in json.loads(row['expected_concepts'])}
+    carded = sum(1 for c in concepts if json.loads(context.store.one(
+        'SELECT flashcard_ids FROM concept WHERE concept_id = ?', c)['flashcard_ids']))
+    return {'incorrect_submission_count': len(wrong), 'concepts_with_flashcard': carded,
+            'concepts_total': len(concepts)}
