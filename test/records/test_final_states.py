@@ -11,7 +11,7 @@ from records_desk import CADENCE, Desk
 
 TOOLS = ['void_contract', 'complete_contract', 'establish_contract', 'update_contract_cadence',
          'update_contract_coverage', 'create_course', 'declare_lesson_progress', 'update_lesson',
-         'patch_lesson', 'publish_lesson']
+         'patch_lesson', 'publish_lesson', 'close_lesson_loop', 'add_concept']
 PROGRESS = ('not_started', 'in_progress', 'completed_declared', 'closed')
 
 
@@ -33,6 +33,8 @@ def arguments(tool: str, world: dict, i: int, j: int, word: str) -> dict:
         'patch_lesson': {'lesson_id': lesson, 'kind': ('teacher_note', 'erratum')[j % 2],
                          'body': word},
         'publish_lesson': {'lesson_id': lesson},
+        'close_lesson_loop': {'lesson_id': lesson, 'no_cognitive_update_reason': word},
+        'add_concept': {'lesson_id': lesson, 'name': word, 'short_definition': word},
     }[tool]
 
 

@@ -1,0 +1,68 @@
+"""Documents (004): the derived title, highlights re-anchored, orphans kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from robot_skills.records.documents import derive_title
+
+TEXT = '# 力学笔记\n\n惯性是物体保持原有运动状态的性质。\n\n牛顿第一定律又叫惯性定律。'
+
+
+@pytest.mark.parametrize('markdown, title', [
+    ('---\ntitle: "我的书"\nauthor: x\n---\n# 第一章\n正文', '我的书'),
+    ('---\nauthor: x\n---\n# 第一章\n正文', '第一章'),
+    ('前言\n# 第一章\n正文', '第一章'),
+    ('\n\n没有标题的第一行\n第二行', '没有标题的第一行'),
+    ('很' * 60, '很' * 40 + '…'),
+    ('## 二级标题不算\n正文', '## 二级标题不算'),
+])
+def test_the_title_is_derived_in_the_document_s_order(markdown, title):
+    assert derive_title(markdown) == title
+
+
+def test_a_document_gets_its_derived_title_and_source(desk):
+    pair = desk.pair()
+    made = desk.ok('create_document', pair_id=pair, content_markdown=TEXT)
+    assert (made['title'], made['source']) == ('力学笔记', 'mcp')
+    assert desk.ok('create_document', pair_id=pair, content_markdown=TEXT,
+                   title='自定')['title'] == '自定'
+    desk.refused('create_document', 'VALIDATION', pair_id=pair, content_markdown='')
+
+
+def test_highlights_move_with_the_text_and_orphans_are_never_deleted(desk):
+    pair = desk.pair()
+    document = desk.ok('create_document', pair_id=pair, content_markdown=TEXT)['document_id']
+    kept = desk.ok('add_highlight', pair_id=pair, document_id=document, quote='惯性定律',
+                   note='记住')
+    lost = desk.ok('add_highlight', pair_id=pair, document_id=document,
+                   quote='保持原有运动状态')
+    desk.refused('add_highlight', 'VALIDATION', pair_id=pair, document_id=document,
+                 quote='不在文中')
+    new_text = '# 力学笔记（修订）\n\n新增一段引言。\n\n牛顿第一定律又叫惯性定律。'
+    revised = desk.ok('update_document', pair_id=pair, document_id=document,
+                      content_markdown=new_text)
+    assert revised == {'document_id': document, 'highlights_moved': 1,
+                       'highlights_orphaned': 1, 'highlights_deleted': 0}
+    rows = {r['highlight_id']: r for r in desk.store.all('SELECT * FROM highlight')}
+    assert rows[kept['highlight_id']]['orphaned_at'] is None
+    assert rows[kept['highlight_id']]['start'] == new_text.find('惯性定律') != kept['start']
+    assert rows[lost['highlight_id']]['orphaned_at'] is not None       # in the orphan area
+    title_only = desk.ok('update_document', pair_id=pair, document_id=document, title='新题')
+    assert title_only['highlights_moved'] == 0
+    desk.refused('update_document', 'VALIDATION', pair_id=pair, document_id=document)
+    other = desk.pair('l2', '王芳')
+    desk.refused('update_document', 'NOT_FOUND', pair_id=other, document_id=document,
+                 title='x')
+
+
+def test_a_re_anchored_quote_takes_the_occurrence_nearest_its_old_place(desk):
+    pair = desk.pair()
+    text = '甲。惯性。乙。' + '丙' * 50 + '惯性。'
+    document = desk.ok('create_document', pair_id=pair, content_markdown=text)['document_id']
+    late = text.rfind('惯性')
+    desk.store.run("INSERT INTO highlight VALUES ('hl_late', ?, '惯性', ?, '', NULL, 'now')",
+                   document, late)
+    desk.ok('update_document', pair_id=pair, document_id=document, content_markdown='前言' + text)
+    assert desk.store.one("SELECT start FROM highlight WHERE highlight_id = 'hl_late'")[
+        'start'] == late + 2
