@@ -13,6 +13,8 @@ meaningful on a noisy host:
 * the learning coordinator: request -> decision over DDS (``bench/coordinator.py``);
 * the discussion TA: turn -> refresh answered, discuss -> speech goal accepted
   (``bench/discussion.py``);
+* learning_records: a tool call over ROS (a write, a read) and verify_prep of a
+  30-lesson course (``bench/records.py``);
 * throughput of the pure cores on one core (the coordinator's routing decision
   and its monthly report over 10,000 stored records among them);
 * RSS of each node process and of the whole simulation.
@@ -41,7 +43,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from bench import coordinator, discussion
+from bench import coordinator, discussion, records
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
 from robot_skills.classroom.grading import Grader
@@ -279,6 +281,7 @@ def main() -> None:
     lessons = classroom(args.lessons, len(results))
     coordinated = coordinator.round_trips(min(args.events, 500), len(results) + 1)
     discussed = discussion.round_trips(min(args.events, 600), len(results) + 2)
+    recorded = records.round_trips(min(args.events, 500), len(results) + 3)
     rclpy.shutdown()
     floor = results[0]
     cores = [
@@ -294,13 +297,14 @@ def main() -> None:
         *classroom_cores(),
         *coordinator.cores(),
         *discussion.cores(),
+        *records.cores(),
     ]
     sim_rss = simulation_rss()
-    report(floor, results, cores, sim_rss, lessons, coordinated, discussed)
+    report(floor, results, cores, sim_rss, lessons, coordinated, discussed, recorded)
 
 
 def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
-           lessons: dict, coordinated: dict, discussed: dict) -> None:
+           lessons: dict, coordinated: dict, discussed: dict, recorded: dict) -> None:
     pubsub, goal = floor.get('pubsub', []), floor.get('goal_round_trip', [])
     rows = [('floor: publish -> callback, 2 processes', pubsub and percentile(pubsub, 0.5),
              pubsub and percentile(pubsub, 0.99), ''),
@@ -319,6 +323,10 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
     rows.append((f'pbl_ta (single): discuss called -> speech goal accepted '
                  f'({discussed["speeches"]} times)', discussed['speech_p50'],
                  discussed['speech_p99'], f'{discussed["speech_p50"] / floor["p50"]:.2f}x'))
+    for kind, what in (('write', 'add_flashcard, committed'), ('read', 'verify_prep of a lesson')):
+        rows.append((f'learning_records: records/call answered ({what}; target p50 <= 5 ms)',
+                     recorded[f'{kind}_p50'], recorded[f'{kind}_p99'],
+                     f'{recorded[f"{kind}_p50"] / floor["p50"]:.2f}x'))
     print('\n| path | p50 ms | p99 ms | p50 vs relay floor |\n|---|---|---|---|')
     for label, p50, p99, ratio in rows:
         print(f'| {label} | {p50:.3f} | {p99:.3f} | {ratio} |')
@@ -333,6 +341,7 @@ def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,
     print(f'| classroom_presenter | {lessons["rss_node_mb"]:.0f} |')
     print(f'| learning_coordinator | {coordinated["rss_node_mb"]:.0f} |')
     print(f'| pbl_ta | {discussed["rss_node_mb"]:.0f} |')
+    print(f'| learning_records | {recorded["rss_node_mb"]:.0f} |')
     print(f'| robot_skills_sim, whole simulation (peak) | {sim_rss:.0f} |')
     print(f'\n| classroom ({lessons["lessons"]} three-point lessons, instant mock hardware) | '
           f'figure |\n|---|---|')
