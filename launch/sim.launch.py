@@ -1,6 +1,7 @@
 """Every simulated robot with its skills, started the standard ROS 2 way.
 
-    ros2 launch robot_skills sim.launch.py [time_scale:=0.5] [coordinator_store:=FILE]
+    ros2 launch robot_skills sim.launch.py [time_scale:=0.5] [coordinator_store:=FILE] \
+        [records_store:=FILE]
 
 The robots and the skills each runs come from ``config/sim.yaml`` and the node
 parameters from ``config/params.yaml``: the same files ``robot_skills_sim``
@@ -30,6 +31,7 @@ def generate_launch_description():
     def own(skill, robot):
         """Parameters of one skill on one robot on top of params.yaml (as robot_skills_sim)."""
         return {'learning_coordinator': [{'store_path': LaunchConfiguration('coordinator_store')}],
+                'learning_records': [{'store_path': LaunchConfiguration('records_store')}],
                 'pbl_ta': [{'robot_namespace': f'/{robot}'}]}.get(skill, [])
 
     actions = [
@@ -37,7 +39,9 @@ def generate_launch_description():
                               description='mock hardware time scale (0.2 runs five times faster)'),
         DeclareLaunchArgument('coordinator_store', default_value=':memory:',
                               description='SQLite file of the simulated learning coordinator '
-                                          '(:memory: forgets everything on exit)')]
+                                          '(:memory: forgets everything on exit)'),
+        DeclareLaunchArgument('records_store', default_value=':memory:',
+                              description='SQLite file of the simulated learning records')]
     for robot, skills in robots.items():
         actions.append(Node(
             package='robot_skills', executable='mock_hardware', namespace=robot,

@@ -53,8 +53,9 @@ class LearningRecords(Node):
         result = self.records.call(request.tool, request.args_json)
         response.ok, response.code, response.error = result.ok, result.code, result.error
         response.result_json = result.to_json()
-        self.tracer.emit('call' if result.ok else 'refused', request.tool,
-                         detail={'code': result.code, 'error': result.error})
+        # a refusal is an answer, not a fault of the node: traced and logged at info
+        self.tracer.emit('call', request.tool, detail={'ok': result.ok, 'code': result.code,
+                                                       'error': result.error})
         return response
 
     def destroy_node(self) -> None:

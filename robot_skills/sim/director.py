@@ -32,7 +32,8 @@ from robot_skills.sim.scenario import Observed, Scenario, Step, check
 from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareCommand,
                                          LearningRequest, RemoteMessage, RoutingDecision,
                                          SkillEvent, TextReply)
-from robot_skills_interfaces.srv import OpenDiscussion, TaStep
+from robot_skills.records.node import QOS as RECORDS_QOS
+from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, TaStep
 
 RELIABLE = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 HISTORY = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE,
@@ -55,6 +56,7 @@ class _Robot:
     turns: Any
     open_discussion: Any
     ta_step: Any
+    records: Any
     ready: set[str] = field(default_factory=set)
     ta_speaks: bool = False               # pbl_ta says its turns through this robot
     ta_said: int = 0                      # TA utterances sent / spoken ('spoken' traces)
@@ -100,7 +102,9 @@ class Director(Node):
                        self.create_client(OpenDiscussion, f'{ns}/discussion/open',
                                           callback_group=self._group),
                        self.create_client(TaStep, f'{ns}/discussion/ta_step',
-                                          callback_group=self._group))
+                                          callback_group=self._group),
+                       self.create_client(RecordsCall, f'{ns}/records/call',
+                                          qos_profile=RECORDS_QOS, callback_group=self._group))
         self.create_subscription(RoutingDecision, f'{ns}/coordinator/decisions',
                                  lambda m: self._on_decision(robot, m), RELIABLE,
                                  callback_group=self._group)
@@ -190,6 +194,8 @@ class Director(Node):
         waiting += [f'{r.name}/discussion services' for r in self._robots.values()
                     if 'pbl_ta' in r.skills and not (r.open_discussion.service_is_ready()
                                                      and r.ta_step.service_is_ready())]
+        waiting += [f'{r.name}/records service' for r in self._robots.values()
+                    if 'learning_records' in r.skills and not r.records.service_is_ready()]
         if waiting and time.monotonic() - self._t0 < READY_TIMEOUT:
             return
         self._drop(self._ready_timer)
@@ -217,11 +223,15 @@ class Director(Node):
             self._print(robot.name, 'NOTE', step.note)
         robot.step = index
         uid = f'{self._scenario.name}-{index + 1}'
-        if step.discussion_open is not None or step.discussion is not None:
+        if step.discussion_open is not None or step.discussion is not None or \
+                step.records is not None:
             robot.waiting_for = uid
             self._deadline = self.create_timer(self._scenario.step_timeout,
                                                lambda: self._timed_out(robot), self._group)
-            self._converse(robot, step, uid, self._scenario.name)
+            if step.records is not None:
+                self._record(robot, step.records, step.args)
+            else:
+                self._converse(robot, step, uid, self._scenario.name)
             return
         self.send(robot.name, step, uid)
         listening = robot.skills - robot.voice if step.learning is not None else robot.voice
@@ -301,6 +311,22 @@ class Director(Node):
             robot.ta_said += 1
             if robot.ta_speaks and robot.ta_spoken < robot.ta_said:
                 return                     # settled by the 'spoken' trace
+        self._settled(robot)
+
+    # ---- learning_records ----------------------------------------------------------------------
+
+    def _record(self, robot: _Robot, tool: str, args: dict) -> None:
+        self._print(robot.name, 'RECORDS', f'{tool} {json.dumps(args, ensure_ascii=False)}')
+        future = robot.records.call_async(RecordsCall.Request(
+            tool=tool, args_json=json.dumps(args, ensure_ascii=False)))
+        future.add_done_callback(lambda f: self._recorded(robot, f.result()))
+
+    def _recorded(self, robot: _Robot, response: RecordsCall.Response) -> None:
+        outcome = 'ok' if response.ok else response.code
+        self._print(robot.name, 'RECORDED', f'{outcome}: {response.error or response.result_json}')
+        observed = self._observed_for(robot)
+        if observed is not None:
+            observed.recorded = outcome
         self._settled(robot)
 
     def _settled(self, robot: _Robot) -> None:

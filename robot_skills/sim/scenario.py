@@ -3,10 +3,11 @@
 A scenario (``config/scenarios/*.yaml``) is a list of timed inputs to named
 robots: an ASR utterance (with or without the wake word), a remote text
 message, a raw ``asr/json`` payload, a learning request to the learning
-coordinator, or a PBL discussion for the TA: ``discussion_open`` opens a
+coordinator, a PBL discussion for the TA (``discussion_open`` opens a
 session with a material pack and asks for the plan, and each ``discussion``
 turn is followed by a refresh, and by a discuss step whenever the card says
-the TA should speak (the director plays the orchestrator). Each step waits, by default, until the
+the TA should speak: the director plays the orchestrator), or a
+``records`` tool call to learning_records with its ``args``. Each step waits, by default, until the
 robot's skills have finished reacting (their ``idle`` trace) and then ``after``
 more seconds; ``wait: none`` sends the next step without waiting, to interrupt
 a robot mid-flow. Optional ``expect`` blocks state exactly what the robot must
@@ -36,6 +37,7 @@ class Expect(Strict):
         None, description='coordinator decisions as "action target_skill", in order')
     ta: Literal['silent', 'spoke'] | None = Field(
         None, description='whether the discussion TA spoke after this turn')
+    recorded: str | None = Field(None, description="a records call's outcome: ok, or its code")
 
 
 class Step(Strict):
@@ -54,6 +56,8 @@ class Step(Strict):
     speaker: str = 'student-1'
     role: Literal['student', 'peer', 'teacher', 'moderator'] = 'student'
     body: bool = Field(True, description='a body turn (counted by the TA\'s limits)')
+    records: str | None = Field(None, description='a learning_records tool to call')
+    args: dict = Field(default_factory=dict, description='the records tool\'s arguments')
     after: float = Field(0.0, ge=0.0, description='seconds to wait before sending')
     wait: Literal['idle', 'none'] = 'idle'
     note: str = ''
@@ -62,10 +66,10 @@ class Step(Strict):
     @model_validator(mode='after')
     def _one_input(self) -> Step:
         given = [x for x in (self.asr, self.remote, self.json_payload, self.learning,
-                             self.discussion_open, self.discussion) if x is not None]
+                             self.discussion_open, self.discussion, self.records) if x is not None]
         if len(given) != 1:
             raise ValueError('a step needs exactly one of asr, remote, json, learning, '
-                             'discussion_open, discussion')
+                             'discussion_open, discussion, records')
         return self
 
 
@@ -93,6 +97,7 @@ class Observed:
     replies: list[str] = field(default_factory=list)
     decided: list[str] = field(default_factory=list)
     ta: str = 'silent'
+    recorded: str = ''
     failures: list[str] = field(default_factory=list)
 
 
@@ -101,7 +106,7 @@ def check(index: int, step: Step, observed: Observed) -> list[str]:
     if step.expect is None:
         return []
     problems = []
-    for name in ('said', 'gestures', 'replies', 'decided', 'ta'):
+    for name in ('said', 'gestures', 'replies', 'decided', 'ta', 'recorded'):
         wanted = getattr(step.expect, name)
         got = getattr(observed, name)
         if name == 'gestures' and wanted is not None:

@@ -28,7 +28,7 @@ from sensor_msgs.msg import JointState  # noqa: E402
 from robot_skills_interfaces.action import Speak  # noqa: E402
 from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn,  # noqa: E402
                                          HardwareCommand, LearningRequest, RoutingDecision)
-from robot_skills_interfaces.srv import OpenDiscussion, TaStep  # noqa: E402
+from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, TaStep  # noqa: E402
 
 ROBOTS = ('q5', 'tianyi')
 TIMEOUT = 20.0
@@ -153,6 +153,18 @@ class TestSimulatedRobots(unittest.TestCase):
         self._spin_until(lambda: any(m.device == 'tts' for m in log))
         said = [json.loads(m.arguments_json)['message'] for m in log if m.device == 'tts']
         self.assertEqual(said, [answer['utterance']])
+
+    def test_the_tianyi_records_refuse_a_guessed_name(self):
+        client = self.node.create_client(RecordsCall, '/tianyi/records/call')
+        self.assertTrue(client.wait_for_service(timeout_sec=TIMEOUT))
+        registered = self._wait(client.call_async(RecordsCall.Request(
+            tool='register_learner', args_json='{"learner_id": "l", "display_name": "林小雨"}')))
+        self.assertTrue(registered.ok)
+        guessed = self._wait(client.call_async(RecordsCall.Request(
+            tool='create_pair', args_json=json.dumps({
+                'learner_id': 'l', 'learner_display_name': '林晓雨', 'provider': 'p',
+                'model': 'm', 'display_name': 'd'}, ensure_ascii=False))))
+        self.assertEqual((guessed.ok, guessed.code), (False, 'VALIDATION'))
 
     def test_joint_states_are_published(self):
         states = []

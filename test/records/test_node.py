@@ -60,9 +60,10 @@ def test_tools_over_ros(ros, tmp_path):
     bad = client.ros.wait(client.client.call_async(RecordsCall.Request(tool='create_pair',
                                                                        args_json='{oops')))
     assert (bad.ok, bad.code) == (False, 'VALIDATION') and 'not JSON' in bad.error
-    traced = ros.until(lambda: [e for e in client.events.messages if e.kind == 'refused'],
+    traced = ros.until(lambda: [json.loads(e.detail_json)['code'] for e in client.events.messages
+                                if e.kind == 'call' and e.state == 'create_pair'][1:],
                        what='refusals traced')
-    assert [e.state for e in traced if e.state] == ['create_pair', 'create_pair']
+    assert traced == ['CONFLICT', 'VALIDATION']
     assert '林小雨' not in ''.join(e.detail_json for e in client.events.messages)
 
 

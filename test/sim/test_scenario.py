@@ -22,6 +22,7 @@ def test_shipped_scenarios_and_robots_are_valid():
     {'robot': 'q5', 'discussion': 'a', 'asr': 'b'},
     {'robot': 'q5', 'discussion': 'a', 'role': 'ta'},          # the TA speaks for itself only
     {'robot': 'q5', 'discussion': 'a', 'expect': {'ta': 'maybe'}},
+    {'robot': 'q5', 'records': 'create_pair', 'asr': 'b'},
 ])
 def test_bad_steps_are_refused_with_the_step_named(step):
     with pytest.raises(ConfigError, match=r'entry steps\[0\]'):
