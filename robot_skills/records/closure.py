@@ -25,7 +25,7 @@ from pydantic import Field
 
 from robot_skills.records.errors import ToolError, conflict, validation
 from robot_skills.records.exercises import INCORRECT_BELOW
-from robot_skills.records.tools import Args, Context, PairArgs, tool
+from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 COUNTS = ('flashcards_reviewed_count', 'exercises_submitted_count', 'live_turns_count',
           'duration_minutes')
@@ -50,7 +50,34 @@ class Evaluation(PairArgs):
     evidence_refs: list[str] = []
 
 
-@tool('record_post_lesson_evaluation', Evaluation)
+class Action(Out):
+    tool: str
+    pre_filled_refs: dict[str, str]
+
+
+class Signal(Out):
+    incorrect_submission_count: int
+    concepts_with_flashcard: int
+    concepts_total: int
+
+
+class Facts(Out):
+    lesson_id: str
+    state: str
+    completed: list[str]
+    missing: list[str]
+    next_required_action: Action | None
+    incorrect_review_signal: Signal
+
+
+class Evaluated(Out):
+    evaluation_id: str
+    updated: bool
+    human_note: str
+    closure_progress: Facts
+
+
+@tool('record_post_lesson_evaluation', Evaluation, Evaluated)
 def record_post_lesson_evaluation(context: Context, args: Evaluation) -> dict:
     """One evaluation per lesson: empty ones refused; a second call updates in place."""
     pair_id = context.pair(args.pair_id)
@@ -84,7 +111,7 @@ class LessonArgs(PairArgs):
     lesson_id: str = Field(min_length=1)
 
 
-@tool('get_lesson_closure_facts', LessonArgs)
+@tool('get_lesson_closure_facts', LessonArgs, Facts)
 def get_lesson_closure_facts(context: Context, args: LessonArgs) -> dict:
     """Read-only, before closing: state, completed[], missing[], the next action, the signal."""
     pair_id = context.pair(args.pair_id)
@@ -103,7 +130,13 @@ class Close(LessonArgs):
     no_cognitive_update_reason: str = ''
 
 
-@tool('close_lesson_loop', Close)
+class Closed(Out):
+    lesson_id: str
+    closed_at: str
+    closure_progress: Facts
+
+
+@tool('close_lesson_loop', Close, Closed)
 def close_lesson_loop(context: Context, args: Close) -> dict:
     """Close a lesson's loop after the four server-side checks; closed is final."""
     pair_id = context.pair(args.pair_id)

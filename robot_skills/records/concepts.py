@@ -16,7 +16,7 @@ from fsrs import Card, Rating, Scheduler
 from pydantic import Field
 
 from robot_skills.records.errors import validation
-from robot_skills.records.tools import Context, PairArgs, tool
+from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 RATINGS = {'again': Rating.Again, 'hard': Rating.Hard, 'good': Rating.Good, 'easy': Rating.Easy}
 
@@ -28,7 +28,13 @@ class AddConcept(PairArgs):
     source_refs: list[str] = []
 
 
-@tool('add_concept', AddConcept)
+class ConceptAdded(Out):
+    concept_id: str
+    course_id: str
+    lesson_concept_ids: list[str]
+
+
+@tool('add_concept', AddConcept, ConceptAdded)
 def add_concept(context: Context, args: AddConcept) -> dict:
     """Add a concept to a lesson; its course is the lesson's, and the lesson lists it."""
     pair_id = context.pair(args.pair_id)
@@ -53,7 +59,12 @@ class UpdateConcept(PairArgs):
     flashcard_ids: list[str] | None = None
 
 
-@tool('update_concept', UpdateConcept)
+class ConceptChanged(Out):
+    concept_id: str
+    changed: list[str]
+
+
+@tool('update_concept', UpdateConcept, ConceptChanged)
 def update_concept(context: Context, args: UpdateConcept) -> dict:
     """Patch a concept's fields; flashcard_ids must be this pair's cards."""
     pair_id = context.pair(args.pair_id)
@@ -80,7 +91,12 @@ class AddFlashcard(PairArgs):
     concept_id: str = Field('', description='also listed on the concept\'s flashcard_ids')
 
 
-@tool('add_flashcard', AddFlashcard)
+class CardAdded(Out):
+    flashcard_id: str
+    due_at: str
+
+
+@tool('add_flashcard', AddFlashcard, CardAdded)
 def add_flashcard(context: Context, args: AddFlashcard) -> dict:
     """Add a flashcard; the server initialises its FSRS state (due now)."""
     pair_id = context.pair(args.pair_id)
@@ -105,7 +121,13 @@ class UpdateFlashcard(PairArgs):
     deck_id: str | None = None
 
 
-@tool('update_flashcard', UpdateFlashcard)
+class CardEdited(Out):
+    flashcard_id: str
+    due_at: str
+    schedule_kept: Literal[True]
+
+
+@tool('update_flashcard', UpdateFlashcard, CardEdited)
 def update_flashcard(context: Context, args: UpdateFlashcard) -> dict:
     """Patch a card's faces or deck; its FSRS schedule and pause stay exactly as they were."""
     pair_id = context.pair(args.pair_id)
@@ -126,7 +148,14 @@ class ReviewFlashcard(PairArgs):
     rating: Literal['again', 'hard', 'good', 'easy']
 
 
-@tool('review_flashcard', ReviewFlashcard)
+class Reviewed(Out):
+    flashcard_id: str
+    due_at: str
+    stability: float | None
+    difficulty: float | None
+
+
+@tool('review_flashcard', ReviewFlashcard, Reviewed)
 def review_flashcard(context: Context, args: ReviewFlashcard) -> dict:
     """The learner reviews a card (learner side): FSRS schedules the next review."""
     pair_id = context.pair(args.pair_id)

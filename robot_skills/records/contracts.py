@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from robot_skills.records.errors import conflict, not_found, validation
-from robot_skills.records.tools import Args, Context, PairArgs, tool
+from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 CLASS_C = ('reminder_channel', 'reminder_channels', 'notification_channel', 'channels', 'push',
            'ical', 'email', 'sms')
@@ -86,7 +86,12 @@ TERMS = ('goal', 'time_range', 'success_criteria', 'intensity', 'interaction_mod
          'content_modality', 'pace', 'weekly_capacity_hours', 'preferred_time_of_day', 'title')
 
 
-@tool('propose_contract', ProposeContract)
+class Proposed(Out):
+    contract_id: str
+    setup_status: Literal['proposed']
+
+
+@tool('propose_contract', ProposeContract, Proposed)
 def propose_contract(context: Context, args: ProposeContract) -> dict:
     """Hand the contract draft to the learner for signing (setup_status: proposed)."""
     pair_id = context.pair(args.pair_id)
@@ -108,7 +113,14 @@ class Establish(ContractArgs):
     cadence: Cadence | None = Field(None, description='the learner may turn the knobs first')
 
 
-@tool('establish_contract', Establish)
+class Established(Out):
+    contract_id: str
+    setup_status: Literal['established']
+    established_at: str
+    replayed: bool = False
+
+
+@tool('establish_contract', Establish, Established)
 def establish_contract(context: Context, args: Establish) -> dict:
     """The learner signs a proposed contract (learner side, the /contract page)."""
     pair_id = context.pair(args.pair_id)
@@ -130,7 +142,13 @@ class UpdateCadence(ContractArgs):
     cadence: Cadence
 
 
-@tool('update_contract_cadence', UpdateCadence)
+class CadenceSet(Out):
+    contract_id: str
+    cadence: dict
+    updated_at: str
+
+
+@tool('update_contract_cadence', UpdateCadence, CadenceSet)
 def update_contract_cadence(context: Context, args: UpdateCadence) -> dict:
     """Replace the cadence of a signed contract, whole; stamps updated_at in it and on the row."""
     pair_id = context.pair(args.pair_id)
@@ -147,7 +165,15 @@ class Void(ContractArgs):
     learner_consent: str = Field(min_length=1, description="the learner's own words of consent")
 
 
-@tool('void_contract', Void)
+class Voided(Out):
+    contract_id: str
+    active: Literal[False]
+    voided_at: str
+    void_reason: str
+    replayed: bool = False
+
+
+@tool('void_contract', Void, Voided)
 def void_contract(context: Context, args: Void) -> dict:
     """Void with the learner's verbatim consent; the row is kept; a replay changes nothing."""
     pair_id = context.pair(args.pair_id)
@@ -171,7 +197,12 @@ class Coverage(ContractArgs):
     remove_course_ids: list[str] = []
 
 
-@tool('update_contract_coverage', Coverage)
+class Covered(Out):
+    contract_id: str
+    covered_course_ids: list[str]
+
+
+@tool('update_contract_coverage', Coverage, Covered)
 def update_contract_coverage(context: Context, args: Coverage) -> dict:
     """Add or remove taught courses; de-duplicated, owned by the pair, frozen once completed."""
     if not args.add_course_ids and not args.remove_course_ids:
@@ -201,7 +232,14 @@ class Complete(ContractArgs):
     completion_note: str = Field(min_length=1, description='结业词: a testimony, written with care')
 
 
-@tool('complete_contract', Complete)
+class Completed(Out):
+    contract_id: str
+    completed_at: str
+    completion_note: str
+    replayed: bool = False
+
+
+@tool('complete_contract', Complete, Completed)
 def complete_contract(context: Context, args: Complete) -> dict:
     """结业: only when current, covering courses, and every covered course goal-complete."""
     pair_id = context.pair(args.pair_id)

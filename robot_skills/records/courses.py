@@ -21,7 +21,7 @@ from pydantic import Field, model_validator
 from robot_skills.records import prep
 from robot_skills.records.contracts import current_or_refuse
 from robot_skills.records.errors import conflict, not_found
-from robot_skills.records.tools import Context, PairArgs, tool
+from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 
 class CreateCourse(PairArgs):
@@ -32,7 +32,13 @@ class CreateCourse(PairArgs):
                                              description='"一共几节": the completion gate')
 
 
-@tool('create_course', CreateCourse)
+class CourseMade(Out):
+    course_id: str
+    planned_lesson_count: int | None
+    joined_contract_id: str | None
+
+
+@tool('create_course', CreateCourse, CourseMade)
 def create_course(context: Context, args: CreateCourse) -> dict:
     """Create a course; with contract_id (in force, this pair's) it joins the coverage too."""
     pair_id = context.pair(args.pair_id)
@@ -56,7 +62,14 @@ class AddLesson(PairArgs):
                                         description='e.g. {"mindmap": "why no mind map"}')
 
 
-@tool('add_lesson', AddLesson)
+class LessonAdded(Out):
+    lesson_id: str
+    position: int
+    revision: int
+    published: bool
+
+
+@tool('add_lesson', AddLesson, LessonAdded)
 def add_lesson(context: Context, args: AddLesson) -> dict:
     """Add a draft lesson to a course (published_at empty: only the teacher side sees it)."""
     pair_id = context.pair(args.pair_id)
@@ -92,7 +105,14 @@ class UpdateLesson(LessonArgs):
         return self
 
 
-@tool('update_lesson', UpdateLesson)
+class Revised(Out):
+    lesson_id: str
+    revision: int
+    revision_kind: Literal['teaching', 'technical']
+    shown_to_learner: bool
+
+
+@tool('update_lesson', UpdateLesson, Revised)
 def update_lesson(context: Context, args: UpdateLesson) -> dict:
     """Revise a lesson: the old text is snapshotted into lesson_revisions, revision += 1."""
     pair_id = context.pair(args.pair_id)
@@ -126,7 +146,14 @@ LAWS = {'not_started': (), 'in_progress': ('teacher_note',),
         'completed_declared': ('erratum',), 'closed': ('erratum',)}
 
 
-@tool('patch_lesson', PatchLesson)
+class Patched(Out):
+    patch_id: str
+    lesson_id: str
+    kind: Literal['teacher_note', 'erratum']
+    text_rewritten: Literal[False]
+
+
+@tool('patch_lesson', PatchLesson, Patched)
 def patch_lesson(context: Context, args: PatchLesson) -> dict:
     """A teacher note (lesson in progress) or an erratum (lesson learned), beside the text."""
     pair_id = context.pair(args.pair_id)
@@ -144,7 +171,14 @@ def patch_lesson(context: Context, args: PatchLesson) -> dict:
             'text_rewritten': False}
 
 
-@tool('publish_lesson', LessonArgs)
+class Published(Out):
+    lesson_id: str
+    published_at: str
+    status: Literal['PASS', 'PASS_WITH_WARNINGS']
+    warnings: list[str]
+
+
+@tool('publish_lesson', LessonArgs, Published)
 def publish_lesson(context: Context, args: LessonArgs) -> dict:
     """Publish Gate: verify_prep's validator runs; any ❌ refuses with the red list."""
     pair_id = context.pair(args.pair_id)
@@ -173,7 +207,7 @@ class VerifyPrep(PairArgs):
         return self
 
 
-@tool('verify_prep', VerifyPrep)
+@tool('verify_prep', VerifyPrep, prep.Report)
 def verify_prep(context: Context, args: VerifyPrep) -> dict:
     """Read-only: a lesson's report, or every lesson of a course in order with the worst status."""
     pair_id = context.pair(args.pair_id)
@@ -196,7 +230,12 @@ class DeclareProgress(LessonArgs):
 ORDER = ('not_started', 'in_progress', 'completed_declared', 'closed')
 
 
-@tool('declare_lesson_progress', DeclareProgress)
+class Progress(Out):
+    lesson_id: str
+    progress: Literal['in_progress', 'completed_declared']
+
+
+@tool('declare_lesson_progress', DeclareProgress, Progress)
 def declare_lesson_progress(context: Context, args: DeclareProgress) -> dict:
     """The learner declares a published lesson started or learned (learner side); never back."""
     pair_id = context.pair(args.pair_id)

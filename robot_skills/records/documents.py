@@ -14,7 +14,7 @@ import re
 from pydantic import Field
 
 from robot_skills.records.errors import validation
-from robot_skills.records.tools import Context, PairArgs, tool
+from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 FRONTMATTER = re.compile(r'\A---\s*\n(.*?)\n---\s*\n', re.DOTALL)
 TITLE_LENGTH = 40
@@ -40,7 +40,13 @@ class CreateDocument(PairArgs):
     title: str = ''
 
 
-@tool('create_document', CreateDocument)
+class Shelved(Out):
+    document_id: str
+    title: str
+    source: str
+
+
+@tool('create_document', CreateDocument, Shelved)
 def create_document(context: Context, args: CreateDocument) -> dict:
     """Shelve a new Markdown document for the learner (source: mcp)."""
     pair_id = context.pair(args.pair_id)
@@ -59,7 +65,12 @@ class AddHighlight(PairArgs):
     note: str = ''
 
 
-@tool('add_highlight', AddHighlight)
+class Highlighted(Out):
+    highlight_id: str
+    start: int
+
+
+@tool('add_highlight', AddHighlight, Highlighted)
 def add_highlight(context: Context, args: AddHighlight) -> dict:
     """The learner highlights a passage (learner side): the quote must be in the text."""
     pair_id = context.pair(args.pair_id)
@@ -79,7 +90,14 @@ class UpdateDocument(PairArgs):
     content_markdown: str | None = Field(None, min_length=1, max_length=500_000)
 
 
-@tool('update_document', UpdateDocument)
+class Reanchored(Out):
+    document_id: str
+    highlights_moved: int
+    highlights_orphaned: int
+    highlights_deleted: int
+
+
+@tool('update_document', UpdateDocument, Reanchored)
 def update_document(context: Context, args: UpdateDocument) -> dict:
     """Revise a document; a new text re-anchors every highlight, orphans kept, none deleted."""
     if args.title is None and args.content_markdown is None:

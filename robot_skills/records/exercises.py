@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from robot_skills.records.errors import conflict
-from robot_skills.records.tools import Args, Context, PairArgs, tool
+from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 INCORRECT_BELOW = 60.0
 
@@ -30,7 +30,11 @@ class AddExercise(PairArgs):
     tags: list[str] = []
 
 
-@tool('add_exercise', AddExercise)
+class ExerciseAdded(Out):
+    exercise_id: str
+
+
+@tool('add_exercise', AddExercise, ExerciseAdded)
 def add_exercise(context: Context, args: AddExercise) -> dict:
     """Add an exercise after a lesson; its expected concepts must be this pair's."""
     pair_id = context.pair(args.pair_id)
@@ -72,7 +76,13 @@ class AddQuiz(PairArgs):
     questions: list[Question] = Field(min_length=1)
 
 
-@tool('add_simulated_quiz', AddQuiz)
+class QuizAdded(Out):
+    quiz_id: str
+    questions: int
+    graded_questions: int
+
+
+@tool('add_simulated_quiz', AddQuiz, QuizAdded)
 def add_simulated_quiz(context: Context, args: AddQuiz) -> dict:
     """Add a simulated quiz to a course (choice answers among the choices; open ones ungraded)."""
     pair_id = context.pair(args.pair_id)
@@ -92,7 +102,12 @@ class Submit(PairArgs):
     confidence: Literal['low', 'medium', 'high'] | None = None
 
 
-@tool('submit_exercise', Submit)
+class Submitted(Out):
+    submission_id: str
+    status: Literal['submitted']
+
+
+@tool('submit_exercise', Submit, Submitted)
 def submit_exercise(context: Context, args: Submit) -> dict:
     """The learner submits an answer (learner side): pending until graded."""
     pair_id = context.pair(args.pair_id)
@@ -111,7 +126,16 @@ class Grade(PairArgs):
     regrade: bool = False
 
 
-@tool('grade_exercise', Grade)
+class Graded(Out):
+    submission_id: str
+    status: Literal['graded']
+    score: float | None
+    regraded: bool = False
+    concept_refs: list[str] = []
+    human_note: str = ''
+
+
+@tool('grade_exercise', Grade, Graded)
 def grade_exercise(context: Context, args: Grade) -> dict:
     """Grade a submission; a graded one only with regrade: true, the old verdict kept."""
     pair_id = context.pair(args.pair_id)

@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from robot_skills.records.errors import permission, validation
-from robot_skills.records.tools import Args, Context, PairArgs, tool
+from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 SKYLIGHT = (50.0, 8.0)
 X_RANGE, Y_RANGE = (8.0, 92.0), (12.0, 95.0)
@@ -142,7 +142,12 @@ class AddSeed(PairArgs):
         return self
 
 
-@tool('add_mindmap_seed', AddSeed)
+class Seeded(Out):
+    mindmap_id: str
+    nodes: int
+
+
+@tool('add_mindmap_seed', AddSeed, Seeded)
 def add_mindmap_seed(context: Context, args: AddSeed) -> dict:
     """Seed an agent mind map on a lesson or a course (map and association in one step)."""
     pair_id = context.pair(args.pair_id)
@@ -167,7 +172,12 @@ class UpdateSeed(PairArgs):
     content: MapContent
 
 
-@tool('update_mindmap_seed', UpdateSeed)
+class Reseeded(Out):
+    mindmap_id: str
+    snapshot_synced: Literal[True]
+
+
+@tool('update_mindmap_seed', UpdateSeed, Reseeded)
 def update_mindmap_seed(context: Context, args: UpdateSeed) -> dict:
     """Rework your own seed: the same checks; content and agent_seed_snapshot written together."""
     pair_id = context.pair(args.pair_id)

@@ -13,7 +13,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from robot_skills.records.errors import ToolError, conflict, validation
-from robot_skills.records.tools import Args, Context, tool
+from typing import Literal
+
+from robot_skills.records.tools import Args, Context, Out, tool
 
 Text = Field(min_length=1, max_length=200)
 
@@ -23,7 +25,12 @@ class RegisterLearner(Args):
     display_name: str = Text
 
 
-@tool('register_learner', RegisterLearner)
+class Registered(Out):
+    learner_id: str
+    registered: Literal['now', 'already']
+
+
+@tool('register_learner', RegisterLearner, Registered)
 def register_learner(context: Context, args: RegisterLearner) -> dict:
     """The learner registers her own display name (learner side, first-run page)."""
     existing = context.store.one('SELECT display_name FROM learner WHERE learner_id = ?',
@@ -48,7 +55,20 @@ class CreatePair(Args):
                               description="the agent's own display name")
 
 
-@tool('create_pair', CreatePair)
+class Agent(Out):
+    provider: str
+    model: str
+    display_name: str
+
+
+class PairMade(Out):
+    pair_id: str
+    learner_id: str
+    status: Literal['active']
+    agent: Agent
+
+
+@tool('create_pair', CreatePair, PairMade)
 def create_pair(context: Context, args: CreatePair) -> dict:
     """Create a learner-agent pair: only with her registered name, verbatim; one active pair."""
     learner = context.store.one('SELECT display_name FROM learner WHERE learner_id = ?',

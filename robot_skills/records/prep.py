@@ -19,8 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from pydantic import Field
+
 from robot_skills.records.mindmaps import stored_problems
 from robot_skills.records.store import Store
+from robot_skills.records.tools import Out
 
 Verdict = Literal['pass', 'skip', 'warn', 'fail']
 H1 = re.compile(r'^# +\S', re.MULTILINE)
@@ -34,6 +37,43 @@ class Check:
     id: str
     verdict: Verdict
     message: str = ''
+
+
+class CheckRow(Out):
+    id: str
+    result: Verdict
+    message: str
+
+
+class Counts(Out):
+    pass_: int = Field(alias='pass')
+    skip: int
+
+
+class LessonReport(Out):
+    lesson_id: str
+    title: str
+    status: Literal['PASS', 'PASS_WITH_WARNINGS', 'FAIL']
+    errors: list[str]
+    warnings: list[str]
+    check_counts: Counts
+    checks: list[CheckRow] | None = None
+
+
+class Report(Out):
+    """verify_prep's answer: one lesson's report, or a course's."""
+
+    lesson_id: str | None = None
+    title: str | None = None
+    status: Literal['PASS', 'PASS_WITH_WARNINGS', 'FAIL'] | None = None
+    errors: list[str] | None = None
+    warnings: list[str] | None = None
+    check_counts: Counts | None = None
+    checks: list[CheckRow] | None = None
+    course_id: str | None = None
+    lesson_count: int | None = None
+    overall_status: Literal['PASS', 'PASS_WITH_WARNINGS', 'FAIL'] | None = None
+    lessons: list[LessonReport] | None = None
 
 
 def _content(store: Store, lesson: sqlite3.Row) -> list[Check]:

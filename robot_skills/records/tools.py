@@ -1,12 +1,15 @@
 """The records tools by name, and the one way to call any of them.
 
 A tool is a pydantic model of its arguments (unknown fields refused: a typo
-or a field the document forbids never passes silently) and a function of a
-``Context`` and those arguments that returns the result as a dict or raises a
-``ToolError``. ``Records.call`` is the only entry, shared by the Python API,
-the ROS service ``records/call`` and the command line: it validates, runs the
-tool in one transaction (a refusal rolls back everything the tool wrote), and
-answers a ``Result`` with ``ok``, ``code``, ``result``, ``error``.
+or a field the document forbids never passes silently), a pydantic model of
+its result, and a function of a ``Context`` and those arguments that returns
+the result or raises a ``ToolError``. ``Records.call`` is the only entry,
+shared by the Python API, the ROS service ``records/call`` and the command
+line: it validates the arguments, runs the tool in one transaction (a
+refusal rolls back everything the tool wrote), checks the result against its
+model, and answers a ``Result`` with ``ok``, ``code``, ``result``, ``error``.
+A result that breaks its own model is a bug: nothing is written and the code
+is ``INTERNAL`` (the one code beyond the document's four).
 """
 
 from __future__ import annotations
@@ -34,6 +37,12 @@ class Args(BaseModel):
     model_config = ConfigDict(extra='forbid', frozen=True)
 
 
+class Out(BaseModel):
+    """A tool's result: exactly the declared fields (a tool cannot leak an undeclared one)."""
+
+    model_config = ConfigDict(extra='forbid')
+
+
 class PairArgs(Args):
     """Arguments of a tool that acts in a pair ('' = the one active pair)."""
 
@@ -44,18 +53,19 @@ class PairArgs(Args):
 class Tool:
     name: str
     args: type[BaseModel]
+    result: type[Out]
     run: Callable[[Context, Any], dict]
     doc: str
 
 
 TOOLS: dict[str, Tool] = {}
+Function = Callable[[Any, ArgsT], dict]
 
 
-def tool(name: str, args: type[ArgsT]) -> Callable[[Callable[[Context, ArgsT], dict]],
-                                                   Callable[[Context, ArgsT], dict]]:
+def tool(name: str, args: type[ArgsT], result: type[Out]) -> Callable[[Function], Function]:
     """Register a tool under ``name`` (the document's name where it gives one)."""
-    def register(function: Callable[[Context, ArgsT], dict]) -> Callable[[Context, ArgsT], dict]:
-        TOOLS[name] = Tool(name, args, function, (function.__doc__ or '').strip())
+    def register(function: Function) -> Function:
+        TOOLS[name] = Tool(name, args, result, function, (function.__doc__ or '').strip())
         return function
     return register
 
@@ -148,15 +158,28 @@ class Records:
         try:
             data = _object(arguments)
             args = found.args.model_validate(data)
-            with self.context.store.write():       # a refusal rolls back what the tool wrote
-                return Result(True, result=found.run(self.context, args))
         except ValidationError as error:
             return Result(False, 'VALIDATION', error='; '.join(describe(error, data)))
         except ToolError as error:
-            return Result(False, error.code, {'shortfall': error.shortfall}
-                          if error.shortfall else {}, error.message)
+            return _refused(error)
+        try:
+            with self.context.store.write():       # a refusal rolls back what the tool wrote
+                value = found.run(self.context, args)
+                checked = found.result.model_validate(value)
+        except ToolError as error:
+            return _refused(error)
         except sqlite3.IntegrityError as error:      # the schema's own guard of a final state
             return Result(False, 'CONFLICT', error=str(error))
+        except ValidationError as error:
+            return Result(False, 'INTERNAL', error=f'{name} returned a result that breaks its '
+                                                   f'model (nothing written): {error}')
+        return Result(True, result=checked.model_dump(mode='json', exclude_unset=True,
+                                                     by_alias=True))
+
+
+def _refused(error: ToolError) -> Result:
+    return Result(False, error.code, {'shortfall': error.shortfall} if error.shortfall else {},
+                  error.message)
 
 
 def _object(arguments: dict | str | None) -> dict:
