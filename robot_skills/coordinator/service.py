@@ -23,7 +23,7 @@ from robot_skills.coordinator.core import (Coordinator, Decision, HandoverResult
 from robot_skills.coordinator.records import ConsentBits
 from robot_skills.coordinator.report import Health, Report, health_check, monthly_report
 from robot_skills.coordinator.store import Store
-from robot_skills.model.config import describe
+from robot_skills.model.config import describe, json_object
 
 PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'pause_linkage',
                    'resume_linkage', 'no_memory', 'no_sharing', 'export')
@@ -217,19 +217,6 @@ class CoordinatorService:
             return PrivacyResult(True, words.export, f'{report.text}\n\n{records}'.strip())
         return PrivacyResult(False, f'unknown action {action!r}; '
                                     f'one of {", ".join(PRIVACY_ACTIONS)}')
-
-
-def json_object(raw: str, name: str) -> dict:
-    """A JSON object from a service field ('' is an empty one), or a ValueError naming it."""
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError as error:
-        raise ValueError(f'{name} is not JSON: {error}') from error
-    if not isinstance(data, dict):
-        raise ValueError(f'{name} must be a JSON object, not {type(data).__name__}')
-    return data
 
 
 def _handover_key(raw: str) -> str:

@@ -91,3 +91,16 @@ def _has(node: dict | list, part: Any) -> bool:
     if isinstance(node, dict):
         return part in node
     return isinstance(part, int) and 0 <= part < len(node)
+
+
+def json_object(raw: str, name: str) -> dict:
+    """A JSON object from a service field ('' is an empty one), or a ValueError naming it."""
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as error:
+        raise ValueError(f'{name} is not JSON: {error}') from error
+    if not isinstance(data, dict):
+        raise ValueError(f'{name} must be a JSON object, not {type(data).__name__}')
+    return data

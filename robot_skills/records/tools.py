@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from robot_skills.model.config import describe
+from robot_skills.model.config import describe, json_object
 from robot_skills.records.errors import ToolError, not_found, validation
 from robot_skills.records.store import Store
 
@@ -185,12 +185,7 @@ def _refused(error: ToolError) -> Result:
 def _object(arguments: dict | str | None) -> dict:
     if isinstance(arguments, dict):
         return arguments
-    if arguments is None or not arguments.strip():
-        return {}
     try:
-        data = json.loads(arguments)
+        return json_object(arguments or '', 'args_json')
     except ValueError as error:
-        raise validation(f'the arguments are not JSON: {error}') from error
-    if not isinstance(data, dict):
-        raise validation(f'the arguments must be a JSON object, not {type(data).__name__}')
-    return data
+        raise validation(str(error)) from error

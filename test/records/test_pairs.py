@@ -62,8 +62,8 @@ def test_a_call_without_pair_id_uses_the_one_active_pair(desk):
 
 
 @pytest.mark.parametrize('arguments, message', [
-    ('not json', 'the arguments are not JSON'),
-    ('[1, 2]', 'must be a JSON object, not list'),
+    ('not json', 'args_json is not JSON'),
+    ('[1, 2]', 'args_json must be a JSON object, not list'),
     ('{"learner_id": "l1", "display_name": "林", "extra": 1}', "field 'extra'"),
     ('{"learner_id": "", "display_name": "林"}', "field 'learner_id'"),
 ])
