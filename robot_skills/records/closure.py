@@ -10,9 +10,11 @@ evaluation or a hypothesis_update receipt pointing at a real record) or a
 stated reason for none; every receipt ref pointing at a real record; receipt
 kinds only from the closed enum of seven. Closed is final.
 
-Part 2 of the catalogue (live sessions, teacher reflections, hypotheses,
-journal entries) adds its items here; until then a receipt that points at
-one of those records points at nothing and is refused as dangling.
+A lesson taught live also needs its sessions ended, a snapshot as evidence
+and a live evaluation (those three items appear only then), and closing it
+needs a journal_entry receipt pointing at one of its snapshots (check ④).
+A reflection anchored to the lesson is the last item of the facts; it is
+not one of the server-side checks of closing.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ COUNTS = ('flashcards_reviewed_count', 'exercises_submitted_count', 'live_turns_
 REFERENCES = {
     'exercise_feedback': 'submission', 'forward_revision': 'lesson',
     'teacher_note': 'lesson_patch', 'erratum': 'lesson_patch',
-    'flashcard_change': 'flashcard', 'hypothesis_update': None, 'journal_entry': None,
+    'flashcard_change': 'flashcard', 'hypothesis_update': 'hypothesis',
+    'journal_entry': 'live_snapshot',
 }
 
 
@@ -161,6 +164,11 @@ def close_lesson_loop(context: Context, args: Close) -> dict:
     if dangling:                                                          # ③
         raise ToolError('NOT_FOUND', 'receipt items point at records that do not exist',
                         {'dangling_ref_ids': dangling})
+    snapshots = _live_snapshots(context, args.lesson_id)                  # ④
+    if snapshots is not None and not any(item.kind == 'journal_entry' and item.ref_id in snapshots
+                                         for item in args.receipt):
+        raise conflict('this lesson was taught live: the receipt needs a journal_entry citing '
+                       'one of its snapshots', snapshot_ids=sorted(snapshots))
     now = context.now()
     context.store.run("UPDATE lesson SET progress = 'closed', updated_at = ? WHERE lesson_id = ?",
                       now, args.lesson_id)
@@ -179,8 +187,10 @@ def facts(context: Context, lesson: sqlite3.Row) -> dict:
     pair_id = context.store.one('SELECT pair_id FROM course WHERE course_id = ?',
                                 lesson['course_id'])['pair_id']
     ungraded = _ungraded(context, lesson_id)
-    done = {'graded': not ungraded,
-            'post_lesson_evaluation': _evaluated(context, lesson_id, pair_id)}
+    done = {'graded': not ungraded, **_live_items(context, lesson_id),
+            'post_lesson_evaluation': _evaluated(context, lesson_id, pair_id),
+            'reflection': context.store.one('SELECT 1 FROM reflection WHERE lesson_id = ?',
+                                            lesson_id) is not None}
     completed = [item for item, ok in done.items() if ok]
     missing = [item for item, ok in done.items() if not ok]
     closed = lesson['progress'] == 'closed'
@@ -188,16 +198,57 @@ def facts(context: Context, lesson: sqlite3.Row) -> dict:
         state, action = 'closed', None
     elif missing:
         state = missing[0]
-        action = ({'tool': 'grade_exercise', 'pre_filled_refs': {'submission_id': ungraded[0]}}
-                  if state == 'graded' else
-                  {'tool': 'record_post_lesson_evaluation',
-                   'pre_filled_refs': {'lesson_id': lesson_id}})
+        action = _action(context, state, lesson_id, ungraded)
     else:
         state, action = 'ready_to_close', {'tool': 'close_lesson_loop',
                                            'pre_filled_refs': {'lesson_id': lesson_id}}
     return {'lesson_id': lesson_id, 'state': state, 'completed': completed,
             'missing': [] if closed else missing, 'next_required_action': action,
             'incorrect_review_signal': _signal(context, lesson_id)}
+
+
+def _action(context: Context, state: str, lesson_id: str, ungraded: list[str]) -> dict:
+    """The tool that fills the first gap, with the ids it needs."""
+    live = context.store.one("SELECT live_session_id FROM live_session WHERE lesson_id = ? AND "
+                             "status != 'cancelled' ORDER BY started_at DESC", lesson_id)
+    session = {'live_session_id': live['live_session_id']} if live else {}
+    return {'graded': {'tool': 'grade_exercise',
+                       'pre_filled_refs': {'submission_id': ungraded[0]} if ungraded else {}},
+            'live_completed': {'tool': 'live_session_complete', 'pre_filled_refs': session},
+            'live_evidence': {'tool': 'live_snapshot_write', 'pre_filled_refs': session},
+            'live_evaluation': {'tool': 'record_live_evaluation', 'pre_filled_refs': session},
+            'post_lesson_evaluation': {'tool': 'record_post_lesson_evaluation',
+                                       'pre_filled_refs': {'lesson_id': lesson_id}},
+            'reflection': {'tool': 'reflect_on_teaching',
+                           'pre_filled_refs': {'lesson_id': lesson_id}}}[state]
+
+
+def _live_items(context: Context, lesson_id: str) -> dict[str, bool]:
+    """live_completed / live_evidence / live_evaluation, only for a lesson taught live."""
+    sessions = context.store.all("SELECT * FROM live_session WHERE lesson_id = ? AND "
+                                 "status != 'cancelled'", lesson_id)
+    if not sessions:
+        return {}
+    completed = [s['live_session_id'] for s in sessions if s['status'] == 'completed']
+    marks = ','.join('?' * len(completed))
+    evidence = completed and context.store.one(
+        f'SELECT count(DISTINCT live_session_id) AS n FROM live_snapshot WHERE live_session_id '
+        f'IN ({marks})', *completed)['n'] == len(completed)
+    evaluated = completed and context.store.one(
+        f'SELECT count(*) AS n FROM live_evaluation WHERE live_session_id IN ({marks})',
+        *completed)['n'] == len(completed)
+    return {'live_completed': len(completed) == len(sessions),
+            'live_evidence': bool(evidence), 'live_evaluation': bool(evaluated)}
+
+
+def _live_snapshots(context: Context, lesson_id: str) -> set[str] | None:
+    """The snapshots of the lesson's completed live sessions (None: never taught live)."""
+    if context.store.one("SELECT 1 FROM live_session WHERE lesson_id = ? AND status = "
+                         "'completed'", lesson_id) is None:
+        return None
+    return {r['snapshot_id'] for r in context.store.all(
+        'SELECT snapshot_id FROM live_snapshot JOIN live_session USING (live_session_id) WHERE '
+        "lesson_id = ? AND status = 'completed'", lesson_id)}
 
 
 def _ungraded(context: Context, lesson_id: str) -> list[str]:

@@ -213,6 +213,138 @@ MIGRATIONS = (
         closed_at TEXT NOT NULL
     );
     ''',
+    # 3: the learner model (hypotheses, the observation no-go register, teacher reflections,
+    # the feedback pen) and live teaching (sessions, moves, responses, snapshots,
+    # evaluations, ad-hoc threads, the event stream with its consumer cursors).
+    '''
+    CREATE TABLE boundary (
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        domain TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (pair_id, domain)
+    );
+    CREATE TABLE hypothesis (
+        hypothesis_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        domain TEXT NOT NULL,
+        observation TEXT NOT NULL,
+        confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+        status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'expired')),
+        verdict TEXT CHECK (verdict IN ('confirmed', 'rejected', 'frozen')),
+        evidence_event_ids TEXT NOT NULL DEFAULT '[]',
+        last_evidence_at TEXT,
+        last_verified_at TEXT,
+        superseded_by TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE reflection (
+        reflection_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        lesson_id TEXT REFERENCES lesson(lesson_id),
+        live_session_id TEXT,
+        anchor_source TEXT NOT NULL,
+        main_attribution TEXT NOT NULL,
+        body TEXT NOT NULL,
+        weather_expires_at TEXT,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE feedback (
+        feedback_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        kind TEXT NOT NULL CHECK (kind IN ('issue', 'idea')),
+        text TEXT NOT NULL,
+        anchors TEXT NOT NULL DEFAULT '{}',
+        source_message_ref TEXT NOT NULL DEFAULT '',
+        status TEXT NOT NULL DEFAULT 'open'
+            CHECK (status IN ('open', 'acknowledged', 'addressed', 'declined')),
+        note TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TRIGGER feedback_final BEFORE UPDATE ON feedback
+        WHEN OLD.status IN ('addressed', 'declined')
+        BEGIN SELECT RAISE(ABORT, 'addressed and declined feedback is final'); END;
+    CREATE TABLE live_session (
+        live_session_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL REFERENCES pair(pair_id),
+        lesson_id TEXT REFERENCES lesson(lesson_id),
+        context_type TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'cancelled')),
+        awaiting_role TEXT NOT NULL DEFAULT 'agent',
+        learner_close_declared_at TEXT,
+        summary TEXT, teacher_reflection TEXT, next_action TEXT,
+        started_at TEXT NOT NULL,
+        ended_at TEXT
+    );
+    CREATE TABLE live_move (
+        move_id TEXT PRIMARY KEY,
+        live_session_id TEXT NOT NULL REFERENCES live_session(live_session_id),
+        seq INTEGER NOT NULL,
+        move_type TEXT NOT NULL,
+        content TEXT NOT NULL,
+        response_kind TEXT NOT NULL,
+        at TEXT NOT NULL,
+        UNIQUE (live_session_id, seq)
+    );
+    CREATE TABLE live_response (
+        response_id TEXT PRIMARY KEY,
+        live_session_id TEXT NOT NULL REFERENCES live_session(live_session_id),
+        move_id TEXT,
+        text TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE TABLE live_snapshot (
+        snapshot_id TEXT PRIMARY KEY,
+        live_session_id TEXT NOT NULL REFERENCES live_session(live_session_id),
+        body TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE TABLE live_evaluation (
+        live_evaluation_id TEXT PRIMARY KEY,
+        live_session_id TEXT NOT NULL UNIQUE REFERENCES live_session(live_session_id),
+        agent_observation TEXT NOT NULL,
+        evidence_refs TEXT NOT NULL DEFAULT '[]',
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE adhoc_thread (
+        thread_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL UNIQUE REFERENCES pair(pair_id),
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE adhoc_message (
+        message_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        thread_id TEXT NOT NULL REFERENCES adhoc_thread(thread_id),
+        role TEXT NOT NULL CHECK (role IN ('learner', 'agent')),
+        text TEXT NOT NULL,
+        payload TEXT,
+        is_learning_related INTEGER NOT NULL DEFAULT 0,
+        acked_at TEXT,
+        at TEXT NOT NULL
+    );
+    CREATE TABLE live_event (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        pair_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        live_session_id TEXT,
+        payload TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    CREATE TABLE consumer_cursor (
+        consumer_id TEXT PRIMARY KEY,
+        pair_id TEXT NOT NULL,
+        seq INTEGER NOT NULL
+    );
+    CREATE TABLE heartbeat (
+        pair_id TEXT PRIMARY KEY,
+        expires_at TEXT NOT NULL
+    );
+    CREATE TABLE pending_probe (
+        pair_id TEXT PRIMARY KEY,
+        empty_calls INTEGER NOT NULL,
+        first_at TEXT NOT NULL
+    );
+    ''',
 )
 
 

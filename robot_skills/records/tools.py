@@ -124,6 +124,15 @@ OWNED = {
                   'WHERE submission_id = ? AND course.pair_id = ?',
     'lesson_patch': 'SELECT lesson_patch.* FROM lesson_patch JOIN lesson USING (lesson_id) '
                     'JOIN course USING (course_id) WHERE patch_id = ? AND course.pair_id = ?',
+    'hypothesis': 'SELECT * FROM hypothesis WHERE hypothesis_id = ? AND pair_id = ?',
+    'feedback': 'SELECT * FROM feedback WHERE feedback_id = ? AND pair_id = ?',
+    'live_session': 'SELECT * FROM live_session WHERE live_session_id = ? AND pair_id = ?',
+    'live_snapshot': 'SELECT live_snapshot.* FROM live_snapshot JOIN live_session '
+                     'USING (live_session_id) WHERE snapshot_id = ? AND pair_id = ?',
+    'live_move': 'SELECT live_move.* FROM live_move JOIN live_session USING (live_session_id) '
+                 'WHERE move_id = ? AND pair_id = ?',
+    'live_response': 'SELECT live_response.* FROM live_response JOIN live_session '
+                     'USING (live_session_id) WHERE response_id = ? AND pair_id = ?',
 }
 
 

@@ -6,6 +6,10 @@ import json
 
 import pytest
 
+REFLECTION = {'main_attribution': 'explanation', 'evidence': '第2题她把惯性说成一种力',
+              'counterfactual': '如果先用生活例子再给定义，她不会混淆',
+              'action_link': {'type': 'lesson_revision', 'ref': 'le_next'},
+              'method': '先定义后例子', 'next_action': '下一课先做两个生活例子'}
 KINDS = ('exercise_feedback', 'forward_revision', 'teacher_note', 'erratum', 'flashcard_change',
          'hypothesis_update', 'journal_entry')
 
@@ -50,7 +54,7 @@ def test_the_facts_name_the_first_gap_and_prefill_its_ids(desk, taught):
     facts = desk.ok('get_lesson_closure_facts', pair_id=pair, lesson_id=lesson)
     assert facts == {
         'lesson_id': lesson, 'state': 'graded', 'completed': [],
-        'missing': ['graded', 'post_lesson_evaluation'],
+        'missing': ['graded', 'post_lesson_evaluation', 'reflection'],
         'next_required_action': {'tool': 'grade_exercise',
                                  'pre_filled_refs': {'submission_id': submission}},
         'incorrect_review_signal': {'incorrect_submission_count': 0,
@@ -65,6 +69,11 @@ def test_the_facts_name_the_first_gap_and_prefill_its_ids(desk, taught):
                                                 'concepts_total': 1}
     desk.ok('record_post_lesson_evaluation', pair_id=pair, lesson_id=lesson,
             agent_observation='ok')
+    facts = desk.ok('get_lesson_closure_facts', pair_id=pair, lesson_id=lesson)
+    assert facts['state'] == 'reflection'
+    assert facts['next_required_action'] == {'tool': 'reflect_on_teaching',
+                                             'pre_filled_refs': {'lesson_id': lesson}}
+    desk.ok('reflect_on_teaching', pair_id=pair, lesson_id=lesson, **REFLECTION)
     facts = desk.ok('get_lesson_closure_facts', pair_id=pair, lesson_id=lesson)
     assert facts['state'] == 'ready_to_close' and facts['missing'] == []
     assert desk.store.one('SELECT count(*) AS n FROM lesson_receipt')['n'] == 0   # read-only
