@@ -62,3 +62,14 @@ class Desk:
         if progress:
             self.ok('declare_lesson_progress', pair_id=pair, lesson_id=lesson, progress=progress)
         return lesson
+
+
+def taught_pair(desk: Desk, lessons: int = 3) -> tuple[str, list[str]]:
+    """A pair with ``lessons`` published lessons the learner declared learned."""
+    pair = desk.pair()
+    course = desk.course(pair, planned=lessons)
+    return pair, [desk.lesson(pair, course, progress='completed_declared')
+                  for _ in range(lessons)]
+
+
+FRAME = '今天我们练受力分析，大约20分钟，做完三道题就算完成。'

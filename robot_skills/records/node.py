@@ -7,28 +7,42 @@ committed (synchronous FULL) before the answer leaves: an acknowledged write
 survives a crash of the node. Every call is traced on ``skill_events`` by
 tool and outcome only (arguments may hold a learner's words).
 
+``live_wait`` waits here: with no event after its cursor the call is parked
+(no polling: a future and one timer) and answered when a call appends an
+event for its pair, or when ``timeout_s`` runs out. Every new event is also
+published on ``records/live_events`` (RecordsEvent). Producers must write
+through this node for a parked wait to wake (a write to the same file by
+another process is seen by the next call, not pushed).
+
 Parameters (read only): ``store_path``.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any
 
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.task import Future
 
-from robot_skills.records.api import Records, Store
+from robot_skills.records.api import Records, Result, Store
+from robot_skills.records.live import MAX_WAIT
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.tracing import Tracer
+from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall
 
 SKILL = 'learning_records'
 # rclpy's default service queue keeps 10 requests: a burst of 20 calls in flight loses
 # the rest silently (seen here). Callers should use a deep queue as well.
 QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
+EVENTS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 
 
 @dataclass(frozen=True)
@@ -44,19 +58,73 @@ class LearningRecords(Node):
         self.store = Store(value.store_path)
         self.records = Records(self.store)
         self.tracer = Tracer(self, SKILL)
-        self.create_service(RecordsCall, 'records/call', self._on_call, qos_profile=QOS)
+        # Calls may wait (live_wait) while others run: a reentrant group for the service,
+        # one lock around the store, timers in their own group.
+        self._lock = threading.Lock()
+        self._timers = MutuallyExclusiveCallbackGroup()
+        self._waiting: list[tuple[str, Future]] = []
+        self._published = self._last_seq()
+        self._events = self.create_publisher(RecordsEvent, 'records/live_events', EVENTS)
+        self.create_service(RecordsCall, 'records/call', self._on_call, qos_profile=QOS,
+                            callback_group=ReentrantCallbackGroup())
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
-    def _on_call(self, request: RecordsCall.Request,
-                 response: RecordsCall.Response) -> RecordsCall.Response:
-        result = self.records.call(request.tool, request.args_json)
+    async def _on_call(self, request: RecordsCall.Request,
+                       response: RecordsCall.Response) -> RecordsCall.Response:
+        result = self._call(request.tool, request.args_json)
+        if request.tool == 'live_wait' and result.ok and result.result['timeout']:
+            result = await self._wait(request.args_json, result)
         response.ok, response.code, response.error = result.ok, result.code, result.error
         response.result_json = result.to_json()
         # a refusal is an answer, not a fault of the node: traced and logged at info
         self.tracer.emit('call', request.tool, detail={'ok': result.ok, 'code': result.code,
                                                        'error': result.error})
         return response
+
+    def _call(self, tool: str, args: str | dict) -> Result:
+        with self._lock:
+            result = self.records.call(tool, args)
+            fresh = self.store.all('SELECT * FROM live_event WHERE seq > ? ORDER BY seq',
+                                   self._published)
+            if fresh:
+                self._published = fresh[-1]['seq']
+            pairs = {row['pair_id'] for row in fresh}
+            woken = [future for pair_id, future in self._waiting if pair_id in pairs]
+        for row in fresh:
+            self._events.publish(RecordsEvent(
+                stamp=self.get_clock().now().to_msg(), seq=row['seq'], pair_id=row['pair_id'],
+                kind=row['kind'], live_session_id=row['live_session_id'] or '',
+                payload_json=row['payload']))
+        for future in woken:
+            if not future.done():
+                future.set_result(True)
+        return result
+
+    async def _wait(self, args_json: str, first: Result) -> Result:
+        """Park a live_wait that found nothing until an event for its pair, or its timeout."""
+        args = json.loads(args_json or '{}')
+        timeout = float(args.get('timeout_s', MAX_WAIT))
+        if timeout <= 0:
+            return first
+        with self._lock:
+            waiting = (args.get('pair_id') or self.records.context.pair(), Future())
+            self._waiting.append(waiting)
+        timer = self.create_timer(timeout, lambda: waiting[1].done() or
+                                  waiting[1].set_result(False), self._timers)
+        try:
+            woken = await waiting[1]
+        finally:
+            self.destroy_timer(timer)
+            with self._lock:
+                self._waiting.remove(waiting)
+        if not woken:
+            return first
+        return self._call('live_wait', {**args, 'timeout_s': 0, 'since': first.result['cursor']}
+                          if not args.get('consumer_id') else {**args, 'timeout_s': 0})
+
+    def _last_seq(self) -> int:
+        return self.store.one('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s']
 
     def destroy_node(self) -> None:
         self.store.close()

@@ -150,11 +150,12 @@ def get_context(context: Context, args: PairArgs) -> dict:
     contracts = context.store.all("SELECT * FROM contract WHERE pair_id = ? AND voided_at IS NULL "
                                   'AND completed_at IS NULL ORDER BY created_at', pair_id)
     evaluated = context.store.all(
-        'SELECT lesson.lesson_id, title, progress FROM post_lesson_evaluation JOIN lesson USING '
-        '(lesson_id) WHERE pair_id = ? ORDER BY post_lesson_evaluation.updated_at DESC LIMIT 2',
+        'SELECT lesson.lesson_id, lesson.title, progress FROM post_lesson_evaluation JOIN '
+        'lesson USING (lesson_id) WHERE pair_id = ? ORDER BY post_lesson_evaluation.updated_at '
+        'DESC LIMIT 2',
         pair_id)
     recent = evaluated or context.store.all(
-        'SELECT lesson_id, title, progress FROM lesson JOIN course USING (course_id) WHERE '
+        'SELECT lesson_id, lesson.title, progress FROM lesson JOIN course USING (course_id) WHERE '
         'pair_id = ? ORDER BY course.created_at, position LIMIT 2', pair_id)
     pool = context.store.all("SELECT content FROM mindmap WHERE pair_id = ? AND source = "
                              "'learner' AND lesson_id IS NULL AND course_id IS NULL ORDER BY "
