@@ -61,7 +61,7 @@ class LearningRecords(Node):
         # Calls may wait (live_wait) while others run: a reentrant group for the service,
         # one lock around the store, timers in their own group.
         self._lock = threading.Lock()
-        self._timers = MutuallyExclusiveCallbackGroup()
+        self._timeouts = MutuallyExclusiveCallbackGroup()
         self._waiting: list[tuple[str, Future]] = []
         self._published = self._last_seq()
         self._events = self.create_publisher(RecordsEvent, 'records/live_events', EVENTS)
@@ -110,8 +110,9 @@ class LearningRecords(Node):
         with self._lock:
             waiting = (args.get('pair_id') or self.records.context.pair(), Future())
             self._waiting.append(waiting)
+        self.tracer.emit('waiting', 'live_wait', detail={'timeout_s': timeout})
         timer = self.create_timer(timeout, lambda: waiting[1].done() or
-                                  waiting[1].set_result(False), self._timers)
+                                  waiting[1].set_result(False), self._timeouts)
         try:
             woken = await waiting[1]
         finally:

@@ -12,36 +12,14 @@ import sys
 
 import pytest
 from rclpy.parameter import Parameter
-from ros_harness import Harness, Recorder
+from records_desk import FRAME
+from records_ros import Client
 
-from robot_skills.records.node import QOS, LearningRecords
+from robot_skills.records.node import LearningRecords
 from robot_skills.records.store import MIGRATIONS
 from robot_skills.runtime.database import StoreError
-from robot_skills_interfaces.msg import SkillEvent
+from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall
-
-
-class Client:
-    def __init__(self, ros: Harness, namespace: str | None = None) -> None:
-        self.ros = ros
-        probe = ros.node(namespace)
-        self.events = Recorder(probe, SkillEvent, 'skill_events')
-        self.client = probe.create_client(RecordsCall, 'records/call', qos_profile=QOS)
-        ros.until(self.client.service_is_ready, timeout=30.0, what='records/call')
-        ros.until(self._answers, timeout=30.0, what='a first answer from records/call')
-
-    def _answers(self) -> bool:
-        """One round trip (an unknown tool: no write); a server just discovered may still
-        drop the first responses, so the stream starts only after one came back."""
-        future = self.client.call_async(RecordsCall.Request(tool='', args_json=''))
-        try:
-            return self.ros.wait(future, timeout=1.0).code == 'VALIDATION'
-        except TimeoutError:
-            return False
-
-    def call(self, tool: str, **args) -> RecordsCall.Response:
-        return self.ros.wait(self.client.call_async(RecordsCall.Request(
-            tool=tool, args_json=json.dumps(args, ensure_ascii=False))))
 
 
 def test_tools_over_ros(ros, tmp_path):
@@ -138,3 +116,31 @@ def test_the_command_line(tmp_path):
                                str(broken), 'register_learner'], capture_output=True, text=True,
                               timeout=60)
     assert unusable.returncode == 1 and 'cannot open the store' in unusable.stderr
+
+
+def test_a_parked_wait_wakes_on_an_event_times_out_without_and_events_are_published(ros,
+                                                                                     tmp_path):
+    ros.add(LearningRecords, parameter_overrides=[
+        Parameter('store_path', value=str(tmp_path / 'records.sqlite3'))])
+    app = Client(ros)
+    published = ros.record(RecordsEvent, 'records/live_events')
+    app.ok('register_learner', learner_id='l1', display_name='林小雨')
+    pair = app.ok('create_pair', learner_id='l1', learner_display_name='林小雨', provider='p',
+                  model='m', display_name='d')['pair_id']
+    session = app.ok('live_session_start', pair_id=pair)['live_session_id']
+    app.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='FRAME',
+           content=FRAME)
+    timed = app.ok('live_wait', pair_id=pair, timeout_s=0.3)
+    assert timed['timeout'] is True and timed['events'] == []
+    parked = app.client.call_async(RecordsCall.Request(tool='live_wait', args_json=json.dumps(
+        {'pair_id': pair, 'timeout_s': 30})))
+    ros.until(lambda: any(e.kind == 'waiting' for e in app.events.messages[-3:]),
+              what='the wait parked')
+    assert not parked.done()
+    app.ok('live_learner_respond', pair_id=pair, live_session_id=session, text='三个力')
+    woken = json.loads(ros.wait(parked).result_json)
+    assert woken['timeout'] is False and [e['kind'] for e in woken['events']] == \
+        ['learner_response']
+    ros.until(lambda: published.messages, what='the event on records/live_events')
+    assert (published.messages[0].kind, published.messages[0].live_session_id) == (
+        'learner_response', session)

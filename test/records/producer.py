@@ -1,0 +1,43 @@
+"""A learner's side in its own process, for the live_wait test: one event per line on stdin.
+
+    python producer.py <namespace> <pair_id> <live_session_id>
+Each stdin line is a response the learner types; after records/call answers,
+the line "sent <response_id>" is printed. The test decides when each event
+happens, so nothing here waits on time.
+"""
+
+import json
+import sys
+
+import rclpy
+from rclpy.node import Node
+
+from robot_skills.records.node import QOS
+from robot_skills_interfaces.srv import RecordsCall
+
+
+def main() -> None:
+    namespace, pair, session = sys.argv[1:4]
+    rclpy.init()
+    node = Node('learner_side', namespace=namespace)
+    client = node.create_client(RecordsCall, 'records/call', qos_profile=QOS)
+    if not client.wait_for_service(timeout_sec=30.0):
+        sys.exit('records/call never appeared')
+    for _ in range(30):             # a server just discovered may drop the first answers
+        probe = client.call_async(RecordsCall.Request(tool='', args_json=''))
+        rclpy.spin_until_future_complete(node, probe, timeout_sec=1.0)
+        if probe.done():
+            break
+    for line in sys.stdin:
+        future = client.call_async(RecordsCall.Request(tool='live_learner_respond', args_json=json.dumps(
+            {'pair_id': pair, 'live_session_id': session, 'text': line.strip()})))
+        rclpy.spin_until_future_complete(node, future, timeout_sec=10.0)
+        result = future.result()
+        print('sent', json.loads(result.result_json).get('response_id') if result and result.ok
+              else f'refused {result.error if result else "no answer"}', flush=True)
+    node.destroy_node()
+    rclpy.shutdown()
+
+
+if __name__ == '__main__':
+    main()
