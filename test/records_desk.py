@@ -19,9 +19,15 @@ class Desk:
 
     def __init__(self, path: Path | str = ':memory:') -> None:
         ticks, ids = itertools.count(), itertools.count(1)
+        self.skipped = timedelta()
         self.store = Store(path)
-        self.records = Records(self.store, clock=lambda: T0 + timedelta(seconds=next(ticks)),
+        self.records = Records(self.store, clock=lambda: T0 + self.skipped +
+                               timedelta(seconds=next(ticks)),
                                new_id=lambda prefix: f'{prefix}_{next(ids)}')
+
+    def skip(self, seconds: float) -> None:
+        """Let time pass (every call already takes one second of the desk's clock)."""
+        self.skipped += timedelta(seconds=seconds)
 
     def call(self, tool: str, **args) -> Result:
         return self.records.call(tool, args)

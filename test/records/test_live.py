@@ -129,6 +129,24 @@ def test_live_pending_warns_at_six_empty_calls_and_refuses_at_twelve(desk):
     assert 'warning' not in desk.ok('live_pending', pair_id=pair)
 
 
+def test_the_teeth_count_within_90_seconds_only(desk):
+    pair, _ = taught_pair(desk)
+    for _ in range(5):
+        desk.ok('live_pending', pair_id=pair)
+    desk.skip(91)
+    calm = [desk.ok('live_pending', pair_id=pair) for _ in range(5)]
+    assert all('warning' not in c for c in calm)                  # a new window began
+
+
+def test_waiting_keeps_the_bridge_online(desk):
+    pair, _ = taught_pair(desk)
+    assert desk.ok('live_pending', pair_id=pair)['bridge']['online'] is False
+    desk.ok('live_wait', pair_id=pair, timeout_s=0)
+    assert desk.ok('live_pending', pair_id=pair)['bridge']['online'] is True
+    desk.skip(61)
+    assert desk.ok('live_pending', pair_id=pair)['bridge']['online'] is False
+
+
 def test_pending_orders_by_priority_and_names_the_reason(desk, room):
     pair, _, session = room
     started = desk.ok('live_pending', pair_id=pair)['sessions']
