@@ -36,6 +36,7 @@ from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, PlanEr
 from robot_skills.classroom.words import Lexicon
 from robot_skills.model.commands import Device
 from robot_skills.model.config import ConfigError, load
+from robot_skills.runtime.chat import ChatEndpoint
 from robot_skills.runtime import paths
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.params import Settings, setting
@@ -82,9 +83,9 @@ class ClassroomPresenter(Node):
         self.phrases = load(value.phrases_file, Phrases)
         check_library(library, self.phrases)
         lexicon = load(value.words_file, Lexicon)
-        self.provider = (LessonProvider(value.llm_base_url, value.llm_model,
-                                        os.environ.get(value.llm_key_env, ''), value.llm_timeout)
-                         if value.llm_base_url else None)
+        self.provider = (LessonProvider(ChatEndpoint(
+            value.llm_base_url, value.llm_model, os.environ.get(value.llm_key_env, ''),
+            value.llm_timeout)) if value.llm_base_url else None)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='lesson-provider')
         core = ClassroomCore(library, self.phrases, lexicon, provider=self.provider is not None)
         self.runner = SkillRunner(self, core, DEVICES, handlers={FetchLesson: self._fetch})

@@ -38,10 +38,7 @@ class ProviderError(Exception):
 
 @dataclass(frozen=True)
 class LessonProvider:
-    base_url: str
-    model: str
-    api_key: str = ''
-    timeout: float = 20.0
+    endpoint: ChatEndpoint
 
     def fetch(self, topic: str, points: int, check: Callable[[Lesson], object]) -> Lesson:
         """A lesson on ``topic`` that passes ``check`` (the planner), asking at most twice."""
@@ -62,8 +59,7 @@ class LessonProvider:
         raise ProviderError(f'no valid lesson after a retry: {problems}')
 
     def _complete(self, messages: list[dict]) -> str:
-        endpoint = ChatEndpoint(self.base_url, self.model, self.api_key, self.timeout)
         try:
-            return endpoint.complete(messages)
+            return self.endpoint.complete(messages)
         except ChatError as error:
             raise ProviderError(str(error)) from error

@@ -10,9 +10,8 @@ import json
 import sys
 
 import rclpy
-from rclpy.node import Node
+from remote_side import connect
 
-from robot_skills.records.node import QOS
 from robot_skills_interfaces.srv import RecordsCall
 
 WAIT = 20
@@ -20,17 +19,8 @@ WAIT = 20
 
 def main() -> None:
     namespace, pair, consumer = sys.argv[1:4]
-    rclpy.init()
-    node = Node('robot_side', namespace=namespace)
-    client = node.create_client(RecordsCall, 'records/call', qos_profile=QOS)
-    if not client.wait_for_service(timeout_sec=30.0):
-        sys.exit('records/call never appeared')
+    node, client = connect(namespace, 'robot_side')
     since = None
-    for _ in range(30):             # a server just discovered may drop the first answers
-        probe = client.call_async(RecordsCall.Request(tool='', args_json=''))
-        rclpy.spin_until_future_complete(node, probe, timeout_sec=1.0)
-        if probe.done():
-            break
     while rclpy.ok():
         args = {'pair_id': pair, 'consumer_id': consumer, 'timeout_s': WAIT,
                 'known_contract_version': 'v3', **({'since': since} if since else {})}

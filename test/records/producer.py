@@ -10,24 +10,14 @@ import json
 import sys
 
 import rclpy
-from rclpy.node import Node
+from remote_side import connect
 
-from robot_skills.records.node import QOS
 from robot_skills_interfaces.srv import RecordsCall
 
 
 def main() -> None:
     namespace, pair, session = sys.argv[1:4]
-    rclpy.init()
-    node = Node('learner_side', namespace=namespace)
-    client = node.create_client(RecordsCall, 'records/call', qos_profile=QOS)
-    if not client.wait_for_service(timeout_sec=30.0):
-        sys.exit('records/call never appeared')
-    for _ in range(30):             # a server just discovered may drop the first answers
-        probe = client.call_async(RecordsCall.Request(tool='', args_json=''))
-        rclpy.spin_until_future_complete(node, probe, timeout_sec=1.0)
-        if probe.done():
-            break
+    node, client = connect(namespace, 'learner_side')
     for line in sys.stdin:
         future = client.call_async(RecordsCall.Request(tool='live_learner_respond', args_json=json.dumps(
             {'pair_id': pair, 'live_session_id': session, 'text': line.strip()})))

@@ -1,0 +1,25 @@
+"""What the consumer and producer processes share: a node with a warmed-up records client."""
+
+import sys
+
+import rclpy
+from rclpy.node import Node
+
+from robot_skills.records.node import QOS
+from robot_skills_interfaces.srv import RecordsCall
+
+
+def connect(namespace: str, name: str) -> tuple[Node, object]:
+    """A node and a records/call client that has had one answer (a server just discovered
+    may drop the first ones)."""
+    rclpy.init()
+    node = Node(name, namespace=namespace)
+    client = node.create_client(RecordsCall, 'records/call', qos_profile=QOS)
+    if not client.wait_for_service(timeout_sec=30.0):
+        sys.exit('records/call never appeared')
+    for _ in range(30):
+        probe = client.call_async(RecordsCall.Request(tool='', args_json=''))
+        rclpy.spin_until_future_complete(node, probe, timeout_sec=1.0)
+        if probe.done():
+            break
+    return node, client
