@@ -182,6 +182,14 @@ def close_lesson_loop(context: Context, args: Close) -> dict:
 
 # ---- the facts ----------------------------------------------------------------------------------
 
+def progress_of(context: Context, lesson_id: str | None) -> dict | None:
+    """The closure facts of a lesson, for the receipts of the tools that feed them."""
+    if not lesson_id:
+        return None
+    return facts(context, context.store.one('SELECT * FROM lesson WHERE lesson_id = ?',
+                                            lesson_id))
+
+
 def facts(context: Context, lesson: sqlite3.Row) -> dict:
     lesson_id = lesson['lesson_id']
     pair_id = context.store.one('SELECT pair_id FROM course WHERE course_id = ?',

@@ -30,6 +30,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from robot_skills.records.closure import Facts, progress_of
 from robot_skills.records.errors import conflict, permission, validation
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
@@ -205,6 +206,7 @@ class Reflected(Out):
     human_note: str
     recent_attributions: dict[str, int]
     profile_written: Literal[False]
+    closure_progress: Facts | None
 
 
 @tool('reflect_on_teaching', Reflect, Reflected)
@@ -229,7 +231,7 @@ def reflect_on_teaching(context: Context, args: Reflect) -> dict:
             '⚠️ 这条反思没有挂到任何课上：它不计入任何课的收口（reflection 会一直显示缺）。')
     return {'created_refs': {'reflection_id': reflection_id, 'anchored_lesson_id': lesson_id},
             'anchor_source': source, 'human_note': note, 'recent_attributions': dict(recent),
-            'profile_written': False}
+            'profile_written': False, 'closure_progress': progress_of(context, lesson_id)}
 
 
 def _anchor(context: Context, pair_id: str, args: Reflect) -> tuple[str | None, str]:

@@ -3,7 +3,8 @@
 Every learner event (a response, the close bell, an ad-hoc message) is
 appended to ``live_event`` with a sequence number in the same transaction as
 the record itself, so the event stream and the records cannot disagree.
-``live_wait`` reads that stream after a cursor: a consumer's cursor is stored
+``live_wait`` reads that stream after a cursor (leaving out ad-hoc messages
+already acknowledged): a consumer's cursor is stored
 (``consumer_id``) and moves only when the consumer acknowledges with
 ``since`` (at-least-once: a consumer that dies before acknowledging gets the
 same events again, none is lost). In this module ``live_wait`` answers at
@@ -22,6 +23,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from robot_skills.records.closure import Facts, progress_of
 from robot_skills.records.errors import ToolError, conflict, validation
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
@@ -333,6 +335,7 @@ class RecordLive(SessionArgs, LiveEvaluation):
 class LiveEvaluated(Out):
     live_evaluation_id: str
     existing: bool
+    closure_progress: Facts | None
 
 
 @tool('record_live_evaluation', RecordLive, LiveEvaluated)
@@ -347,7 +350,8 @@ def record_live_evaluation(context: Context, args: RecordLive) -> dict:
     evaluation_id = _evaluate(context, pair_id, args.live_session_id,
                               LiveEvaluation(agent_observation=args.agent_observation,
                                              evidence_refs=args.evidence_refs))
-    return {'live_evaluation_id': evaluation_id, 'existing': before is not None}
+    return {'live_evaluation_id': evaluation_id, 'existing': before is not None,
+            'closure_progress': progress_of(context, session['lesson_id'])}
 
 
 class Cancel(SessionArgs):
@@ -485,8 +489,11 @@ def live_wait(context: Context, args: Wait) -> dict:
                           args.consumer_id, pair_id, start)
     elif start is None:
         start = last_seq(context, pair_id)
-    rows = context.store.all('SELECT * FROM live_event WHERE pair_id = ? AND seq > ? ORDER BY '
-                             'seq LIMIT 100', pair_id, start)
+    rows = context.store.all(
+        "SELECT * FROM live_event WHERE pair_id = ? AND seq > ? AND NOT (kind LIKE 'ad_hoc_%' "
+        'AND EXISTS (SELECT 1 FROM adhoc_message WHERE message_id = '
+        "json_extract(live_event.payload, '$.message_id') AND acked_at IS NOT NULL)) "
+        'ORDER BY seq LIMIT 100', pair_id, start)
     events = [{'seq': r['seq'], 'kind': r['kind'], 'live_session_id': r['live_session_id'],
                'payload': json.loads(r['payload']), 'at': r['at']} for r in rows]
     result = {'events': events, 'timeout': not events,

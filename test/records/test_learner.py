@@ -95,8 +95,10 @@ def test_anchoring_explicit_then_inferred_in_the_document_s_order(desk):
     explicit = desk.ok('reflect_on_teaching', pair_id=pair, lesson_id=lessons[0], **REFLECTION)
     assert (explicit['anchor_source'], explicit['created_refs']['anchored_lesson_id']) == (
         'explicit', lessons[0])
+    assert 'reflection' in explicit['closure_progress']['completed']
     unanchored = desk.ok('reflect_on_teaching', pair_id=pair, **REFLECTION)
     assert unanchored['anchor_source'] == 'unanchored' and '⚠️' in unanchored['human_note']
+    assert unanchored['closure_progress'] is None
     room = desk.ok('live_session_start', pair_id=pair, lesson_id=lessons[1])['live_session_id']
     active = desk.ok('reflect_on_teaching', pair_id=pair, **REFLECTION)
     assert (active['anchor_source'], active['created_refs']['anchored_lesson_id']) == (

@@ -95,6 +95,7 @@ def test_evaluations_once_and_only_after_completion(desk, room):
                     agent_observation='另一份')
     assert (first['existing'], again['existing']) == (False, True)
     assert first['live_evaluation_id'] == again['live_evaluation_id']
+    assert 'live_evaluation' in first['closure_progress']['completed']     # the receipt's progress
 
 
 def test_cancel_is_idempotent_and_not_gated(desk, room):
@@ -206,8 +207,12 @@ def test_adhoc_threads(desk):
     later = desk.ok('adhoc_thread_get', pair_id=pair, after_message_id=first)['messages']
     assert [m['role'] for m in later] == ['agent'] and later[0]['payload']['body'] == '<svg/>'
     assert desk.store.one("SELECT count(*) FROM event WHERE kind = 'session_event.adhoc'")[0] == 1
+    watch = desk.ok('live_wait', pair_id=pair, consumer_id='watch', timeout_s=0)['cursor']
     desk.ok('adhoc_learner_send', pair_id=pair, text='谢谢，不用回')
+    assert desk.ok('live_wait', pair_id=pair, consumer_id='watch', timeout_s=0)['events']
     assert desk.ok('adhoc_ack', pair_id=pair) == desk.ok('adhoc_ack', pair_id=pair)
+    assert desk.ok('live_wait', pair_id=pair, consumer_id='watch', timeout_s=0,
+                   since=watch)['events'] == []             # acked: out of the wait stream too
     assert len(desk.ok('adhoc_thread_get', pair_id=pair)['messages']) == 3   # kept
     assert desk.ok('live_pending', pair_id=pair)['sessions'] == []
     desk.refused('adhoc_ack', 'NOT_FOUND', pair_id=pair, message_id=99)
