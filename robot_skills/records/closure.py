@@ -31,7 +31,7 @@ from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 COUNTS = ('flashcards_reviewed_count', 'exercises_submitted_count', 'live_turns_count',
           'duration_minutes')
-# Which record a receipt item of each kind points at (None: a record part 2 adds).
+# Which record a receipt item of each kind points at.
 REFERENCES = {
     'exercise_feedback': 'submission', 'forward_revision': 'lesson',
     'teacher_note': 'lesson_patch', 'erratum': 'lesson_patch',
@@ -272,14 +272,7 @@ def _evaluated(context: Context, lesson_id: str, pair_id: str) -> bool:
 
 
 def _real(context: Context, item: ReceiptItem, pair_id: str) -> bool:
-    table = REFERENCES[item.kind]
-    if table is None:
-        return False
-    try:
-        context.owned(table, item.ref_id, pair_id)
-    except ToolError:
-        return False
-    return True
+    return context.exists(REFERENCES[item.kind], item.ref_id, pair_id)
 
 
 def _signal(context: Context, lesson_id: str) -> dict:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -309,7 +309,7 @@ def _evaluate(context: Context, pair_id: str, session_id: str,
     if existing is not None:
         return existing['live_evaluation_id']
     for ref in evaluation.evidence_refs:
-        if not any(_owned(context, table, ref, pair_id)
+        if not any(context.exists(table, ref, pair_id)
                    for table in ('live_move', 'live_response', 'live_snapshot')):
             raise ToolError('NOT_FOUND', f'evidence ref {ref!r} is not a move, response or '
                                          'snapshot of this pair')
@@ -318,14 +318,6 @@ def _evaluate(context: Context, pair_id: str, session_id: str,
                       session_id, evaluation.agent_observation,
                       json.dumps(evaluation.evidence_refs), context.now())
     return evaluation_id
-
-
-def _owned(context: Context, table: str, ident: str, pair_id: str) -> bool:
-    try:
-        context.owned(table, ident, pair_id)
-    except ToolError:
-        return False
-    return True
 
 
 class RecordLive(SessionArgs, LiveEvaluation):
@@ -616,6 +608,3 @@ def adhoc_ack(context: Context, args: Ack) -> dict:
                       'message_id <= ? AND acked_at IS NULL', context.now(), thread_id, through)
     return {'thread_id': thread_id, 'acked_through': through, 'kept': True}
 
-
-def age_hours(context: Context, at: str) -> float:
-    return round((context.clock() - datetime.fromisoformat(at)).total_seconds() / 3600, 1)

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from pydantic import Field
 
 from robot_skills.records.contracts import current
-from robot_skills.records.live import age_hours, pending_items
+from robot_skills.records.live import pending_items
 from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 STALE_AFTER = timedelta(days=30)
@@ -369,3 +369,7 @@ def get_submission(context: Context, args: SubmissionRead) -> dict:
             'agent_feedback': row['agent_feedback'], 'confidence': row['confidence'],
             'exercise_id': row['exercise_id'], 'exercise_prompt_excerpt': chain['prompt'][:EXCERPT],
             'lesson_id': chain['lesson_id'], 'course_id': chain['course_id']}
+
+
+def age_hours(context: Context, at: str) -> float:
+    return round((context.clock() - datetime.fromisoformat(at)).total_seconds() / 3600, 1)

@@ -99,6 +99,10 @@ class Context:
         return [row['pair_id'] for row in self.store.all(
             "SELECT pair_id FROM pair WHERE status = 'active' ORDER BY created_at")]
 
+    def exists(self, table: str, ident: str, pair_id: str) -> bool:
+        """Whether ``ident`` is a row of ``table`` in ``pair_id`` (a reference check)."""
+        return self.store.one(OWNED[table], ident, pair_id) is not None
+
     def owned(self, table: str, ident: str, pair_id: str) -> sqlite3.Row:
         """The row ``ident`` of ``table`` if it belongs to ``pair_id``; NOT_FOUND otherwise."""
         row = self.store.one(OWNED[table], ident, pair_id)
