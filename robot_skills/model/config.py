@@ -3,20 +3,23 @@
 Routes, lessons, lexicons, joint limits and scenarios are data in ``config/``.
 A node validates its files at startup and refuses to start on a bad one; the
 error names the file, the entry (with its ``name``/``id`` when it has one) and
-the field, so an operator can fix the file without reading code.
+the field, so an operator can fix the file without reading code. Files are
+read with the wire parser (``wire.py``) at file-sized limits, so a syntax
+error says where it is without quoting the file.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from robot_skills.model import wire
+
 ModelT = TypeVar('ModelT', bound=BaseModel)
+FILE_LIMITS = wire.Limits(max_chars=10_000_000, max_depth=64, max_nodes=1_000_000, aliases=True)
 
 _LABEL_KEYS = ('formal_name', 'name', 'key', 'id', 'title', 'topic')
 
@@ -46,13 +49,16 @@ def load(path: Path | str, model: type[ModelT]) -> ModelT:
     return parse(text, model, path)
 
 
-def parse(text: str, model: type[ModelT], path: Path | str = '<string>') -> ModelT:
+def parse(text: str, model: type[ModelT], path: Path | str = '<string>',
+          limits: wire.Limits = FILE_LIMITS) -> ModelT:
     """Validate ``text`` as ``model``; ``path`` only names the source in errors."""
+    read = wire.json_value if str(path).endswith('.json') else wire.yaml_value
     try:
-        data = json.loads(text) if str(path).endswith('.json') else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as error:
-        raise ConfigError(path, [f'not valid {"JSON" if str(path).endswith(".json") else "YAML"}: '
-                                 f'{error}']) from error
+        data = read(text, '', limits)
+    except wire.WireError as error:
+        where = error.field.lstrip('.')
+        raise ConfigError(path, [f'{where}: {error.problem}' if where else error.problem]
+                          ) from error
     try:
         return model.model_validate(data if data is not None else {})
     except ValidationError as error:
@@ -93,14 +99,3 @@ def _has(node: dict | list, part: Any) -> bool:
     return isinstance(part, int) and 0 <= part < len(node)
 
 
-def json_object(raw: str, name: str) -> dict:
-    """A JSON object from a service field ('' is an empty one), or a ValueError naming it."""
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError as error:
-        raise ValueError(f'{name} is not JSON: {error}') from error
-    if not isinstance(data, dict):
-        raise ValueError(f'{name} must be a JSON object, not {type(data).__name__}')
-    return data

@@ -4,17 +4,20 @@ The three input channels of the contract (``asr/events``, ``remote_message`` and
 ``asr/json`` for drivers that publish JSON) are normalised here into one
 ``Utterance`` so cores never see transport details. Input that cannot be an
 utterance (a partial ASR result, empty text, malformed JSON, text beyond the
-size limit) becomes a ``Dropped`` value with a reason that is traced.
+size limit) becomes a ``Dropped`` value with a reason that is traced. The
+JSON goes through the one wire parser (``wire.py``): depth, numbers and size
+are checked before the model reads it.
 """
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
+
+from robot_skills.model import wire
 
 
 class Source(StrEnum):
@@ -80,14 +83,21 @@ def from_remote(message_id: str, sender_id: str, text: str,
     return _checked(Utterance(Source.REMOTE, clean(text), True, message_id, sender_id), max_chars)
 
 
-def from_asr_json(payload: str, fallback_id: str, max_chars: int) -> Utterance | Dropped:
+def from_asr_json(payload: str, fallback_id: str, max_chars: int,
+                  limits: wire.Limits = wire.LIMITS) -> Utterance | Dropped:
     try:
-        data = AsrJson.model_validate(json.loads(payload))
-    except (ValueError, ValidationError) as error:
-        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
-        return Dropped(Source.ASR, 'malformed_json', fallback_id, detail=first_line[:200])
+        data = wire.model(wire.json_value(payload, 'data', limits), AsrJson, 'data')
+    except wire.WireError as error:
+        return Dropped(Source.ASR, 'malformed_json', fallback_id, detail=str(error)[:200])
     return from_asr(data.utterance_id or fallback_id, data.text, data.kws_triggered,
                     data.is_final, data.confidence, max_chars)
+
+
+def oversized(source: Source, utterance_id: str, sender_id: str, size: int,
+              awake: bool) -> Dropped:
+    """Input beyond the transport cap: refused unread, as too long."""
+    return Dropped(source, 'too_long', utterance_id, sender_id, detail=f'{size} characters',
+                   awake=awake)
 
 
 def _checked(utterance: Utterance, max_chars: int) -> Utterance | Dropped:
