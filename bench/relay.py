@@ -17,7 +17,7 @@ from rclpy.node import Node
 from rclpy.time import Time
 
 from robot_skills.runtime.entry import executor_from_env, init, spin
-from robot_skills.runtime.inputs import INPUT_QOS
+from robot_skills.runtime.guard import DEEP_QOS
 from robot_skills.runtime.tracing import TRACE_QOS
 from robot_skills_interfaces.action import Speak
 from robot_skills_interfaces.msg import AsrEvent, SkillEvent
@@ -28,7 +28,7 @@ class Relay(Node):
         super().__init__('relay')
         self.client = ActionClient(self, Speak, 'tts/speak')
         self.pubsub_ms: list[float] = []
-        self.create_subscription(AsrEvent, 'asr/events', self._on_asr, INPUT_QOS)
+        self.create_subscription(AsrEvent, 'asr/events', self._on_asr, DEEP_QOS)
         self.events = self.create_publisher(SkillEvent, 'skill_events', TRACE_QOS)
 
     def _on_asr(self, msg: AsrEvent) -> None:

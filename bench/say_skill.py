@@ -6,11 +6,10 @@ channels, core stepping, robot facade, tracing) adds to a skill's reaction.
 
 from __future__ import annotations
 
-from rclpy.node import Node
-
 from robot_skills.model.commands import Device, Speak
 from robot_skills.model.skill import Event, Heard, SendBatch, Step
 from robot_skills.runtime.entry import run
+from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.skill_runner import SkillRunner
 
 
@@ -32,9 +31,9 @@ class SayCore:
         return Step(state)
 
 
-class SaySkill(Node):
+class SaySkill(GuardedNode):
     def __init__(self, **kwargs) -> None:
-        super().__init__('bench_say', **kwargs)
+        super().__init__('bench_say', SayCore.skill, **kwargs)
         self.runner = SkillRunner(self, SayCore(), [Device.TTS])
 
 

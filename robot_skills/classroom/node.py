@@ -27,8 +27,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from rclpy.node import Node
-
 from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.provider import LessonProvider, ProviderError
@@ -39,6 +37,7 @@ from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime.chat import ChatEndpoint
 from robot_skills.runtime import paths
 from robot_skills.runtime.entry import run
+from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.skill_runner import SkillRunner
 
@@ -72,11 +71,11 @@ def check_library(library: Library, phrases: Phrases) -> None:
                 raise ConfigError(f'lesson {lesson.topic!r}', error.problems) from error
 
 
-class ClassroomPresenter(Node):
+class ClassroomPresenter(GuardedNode):
     """The classroom skill node (see the module docstring)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__('classroom_presenter', **kwargs)
+        super().__init__('classroom_presenter', ClassroomCore.skill, **kwargs)
         self.settings = Settings(self, ClassroomSettings)
         value = self.settings.value
         library = Library.load(value.lessons_dir)
@@ -87,6 +86,7 @@ class ClassroomPresenter(Node):
             value.llm_base_url, value.llm_model, os.environ.get(value.llm_key_env, ''),
             value.llm_timeout)) if value.llm_base_url else None)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='lesson-provider')
+        self.on_destroy(lambda: self._pool.shutdown(wait=False, cancel_futures=True))
         core = ClassroomCore(library, self.phrases, lexicon, provider=self.provider is not None)
         self.runner = SkillRunner(self, core, DEVICES, handlers={FetchLesson: self._fetch})
 
@@ -103,10 +103,6 @@ class ClassroomPresenter(Node):
                 event = LessonFetched(request.topic, None, str(error))
             self.runner.post_threadsafe(event)
         self._pool.submit(work)
-
-    def destroy_node(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

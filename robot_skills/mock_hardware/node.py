@@ -32,6 +32,9 @@ the current speech (result ``interrupted``) and speaks at once; ``tts/interrupt`
 ends the current speech and empties the queue.
 A new goal on a busy gesture device (arm_gesture, head_gesture, arm, one hand)
 preempts the running one, which ends ``cancelled``.
+
+Like every node it is guarded: an action server callback that fails rejects
+the goal (or ends it ``error``) instead of ending the process.
 """
 
 from __future__ import annotations
@@ -46,7 +49,6 @@ from typing import Any
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 from rclpy.timer import Timer
@@ -62,6 +64,7 @@ from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.devices import ACTIONS
 from robot_skills.runtime.entry import run
+from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills_interfaces.msg import HardwareCommand
 
@@ -110,11 +113,11 @@ class _Run:
     speech: Speech | None = None
 
 
-class MockHardware(Node):
+class MockHardware(GuardedNode):
     """The simulated robot (see the module docstring for its interface)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__('mock_hardware', **kwargs)
+        super().__init__('mock_hardware', 'mock_hardware', **kwargs)
         self.settings = Settings(self, MockSettings)
         self.faults = {d: Settings(self, FaultSettings, f'fault.{d.value}.') for d in Device}
         self.body = load(self.settings.value.body_file, Body)
@@ -150,11 +153,18 @@ class MockHardware(Node):
         async def on_goal(goal: Any) -> GoalResponse:
             return await self._decide(device, goal)
 
+        guard, name = self.guard, spec.name
         return ActionServer(
-            self, spec.action_type, spec.name, execute_callback=self._deliver,
-            goal_callback=on_goal, result_timeout=self.settings.value.result_keep_seconds,
-            handle_accepted_callback=lambda handle: self._start(device, handle),
-            cancel_callback=lambda handle: self._on_cancel_goal(device, handle),
+            self, spec.action_type, name,
+            execute_callback=guard.call(self._deliver, f'{name} execute',
+                                        lambda _: spec.action_type.Result(state='error')),
+            goal_callback=guard.call(on_goal, f'{name} goal', lambda _: GoalResponse.REJECT),
+            result_timeout=self.settings.value.result_keep_seconds,
+            handle_accepted_callback=guard.call(lambda handle: self._start(device, handle),
+                                                f'{name} accepted',
+                                                lambda handle: self._fail(device, handle)),
+            cancel_callback=guard.call(lambda handle: self._on_cancel_goal(device, handle),
+                                       f'{name} cancel', lambda _: CancelResponse.REJECT),
             callback_group=self._group)
 
     async def _decide(self, device: Device, goal: Any) -> GoalResponse:
@@ -420,6 +430,13 @@ class MockHardware(Node):
         run_.handle.execute()
         if run_.device is Device.TTS and advance:
             self._next_speech()
+
+    def _fail(self, device: Device, handle: ServerGoalHandle) -> None:
+        """An accepted goal whose start failed ends ``error`` (its client still gets a result)."""
+        with self._lock:
+            self._results[id(handle)] = ACTIONS[device].action_type.Result(
+                state='error', error='internal error (traced)')
+        handle.execute()
 
     def _deliver(self, handle: ServerGoalHandle) -> Any:
         """The action server's execute callback: the result is already decided."""

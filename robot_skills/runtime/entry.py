@@ -10,9 +10,10 @@ middle of a callback.
 Executor: a skill or mock node never blocks in a callback, so one thread is
 enough and the cheapest. ``ROBOT_SKILLS_EXECUTOR`` (``single``, the default;
 ``events`` for rclpy's experimental EventsExecutor; ``multi``) picks another;
-``make bench`` measures them side by side. The EventsExecutor of rclpy 9.1.2
-never runs a timer from ``spin()`` (seen here on 2026-11-30), so it is driven
-by ``spin_once`` instead.
+``make bench`` measures them side by side. Every executor is driven by
+``spin_once`` (the EventsExecutor of rclpy 9.1.2 never runs a timer from
+``spin()``, seen here on 2026-11-30), so ``spin`` can report a callback's
+exception that escaped the nodes' guards and go on.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from rclpy.node import Node
 from rclpy.task import Future
 
 from robot_skills.model.config import ConfigError
+from robot_skills.runtime.guard import GuardedNode
 
-EVENTS_WAKE = 1.0
+SPIN_WAKE = 1.0     # seconds: how often a spin looks at shutdown without an event
 EXECUTORS: dict[str, Callable[[], Executor]] = {
     'single': SingleThreadedExecutor, 'events': EventsExecutor, 'multi': MultiThreadedExecutor}
 
@@ -44,21 +46,28 @@ def init(args: Sequence[str] | None = None) -> None:
     rclpy.init(args=args)
 
 
-def spin(executor: Executor, until: Future | None = None) -> None:
-    """Spin until shutdown (or ``until`` is done); a signal's shutdown is a normal end."""
-    try:
-        if not isinstance(executor, Executor):  # the EventsExecutor, a C++ object
-            while rclpy.ok() and not (until is not None and until.done()):
-                executor.spin_once(timeout_sec=EVENTS_WAKE)
-        elif until is None:
-            executor.spin()
-        else:
-            executor.spin_until_future_complete(until)
-    except (KeyboardInterrupt, ExternalShutdownException):
-        pass
-    except _rclpy.RCLError:
-        if rclpy.ok():
-            raise  # a real failure, not the executor racing a signal's shutdown
+def spin(executor: Executor, until: Future | None = None,
+         report: Callable[[str, BaseException], None] | None = None) -> None:
+    """Spin until shutdown (or ``until`` is done); a signal's shutdown is a normal end.
+
+    A callback's exception that escapes every node's guard (one inside rclpy
+    itself) is handed to ``report`` and the spin goes on: it never ends the
+    process. Without ``report`` it is raised, as rclpy does.
+    """
+    context = executor.context
+    while context.ok() and not (until is not None and until.done()):
+        try:
+            executor.spin_once(timeout_sec=SPIN_WAKE)
+        except (KeyboardInterrupt, ExternalShutdownException):
+            return
+        except _rclpy.RCLError:
+            if context.ok():
+                raise  # a real failure, not the executor racing a signal's shutdown
+            return
+        except Exception as error:
+            if report is None:
+                raise
+            report('executor', error)
 
 
 def executor_from_env() -> Executor:
@@ -82,8 +91,9 @@ def run(build: Callable[[], Node | Sequence[Node]], args: Sequence[str] | None =
     nodes = [built] if isinstance(built, Node) else list(built)
     for node in nodes:
         spinner.add_node(node)
+    guards = [node.guard for node in nodes if isinstance(node, GuardedNode)]
     try:
-        spin(spinner)
+        spin(spinner, report=guards[0].report if guards else None)
     finally:
         spinner.shutdown()
         for node in nodes:

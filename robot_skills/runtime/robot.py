@@ -12,6 +12,10 @@ missing capability (``Status.UNAVAILABLE``), never as a hang.
 A skill passes only the devices (and Trigger services) it may use; the facade
 creates clients for nothing else, so a skill is structurally unable to drive
 any other device.
+
+A response that cannot be read (a future holding an exception, a result of
+the wrong shape) settles its command as failed with the exception's type as
+the reason, so the batch completes instead of waiting for its timeout.
 """
 
 from __future__ import annotations
@@ -162,10 +166,24 @@ class Robot:
             item.sent = True
         if isinstance(command, Call):
             future = self._services[command.control].call_async(Trigger.Request())
-            future.add_done_callback(lambda f: self._on_service_response(item, f))
+            future.add_done_callback(self._guarded(item, self._on_service_response))
         else:
             future = self._actions[command.device].send_goal_async(to_goal(command))
-            future.add_done_callback(lambda f: self._on_goal_response(item, f))
+            future.add_done_callback(self._guarded(item, self._on_goal_response))
+
+    def _guarded(self, item: _Pending,
+                 callback: Callable[[_Pending, Future], None]) -> Callable[[Future], None]:
+        """A done-callback whose fault settles ``item`` as failed instead of escaping."""
+        def run(future: Future) -> None:
+            try:
+                callback(item, future)
+            except Exception as error:  # noqa: BLE001 - a bad response is a failed command
+                reason = f'unreadable response: {type(error).__name__}'
+                self._node.get_logger().error(f'{_name(item.command)}: {reason}')
+                refusal = not_accepted(item.command, Status.REJECTED, reason)
+                self._settle(item, refusal, Outcome(item.command, Status.FAILED, Receipt(),
+                                                    reason))
+        return run
 
     # ---- responses ---------------------------------------------------------------
 
@@ -193,8 +211,7 @@ class Robot:
             return
         if fire:
             fire()
-        goal_handle.get_result_async().add_done_callback(
-            lambda f: self._on_result(item, f))
+        goal_handle.get_result_async().add_done_callback(self._guarded(item, self._on_result))
 
     def _on_result(self, item: _Pending, future: Future) -> None:
         response = future.result()

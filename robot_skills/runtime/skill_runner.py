@@ -20,34 +20,39 @@ the time from the awaited result arriving to the next goals being sent.
 Skill-specific effects go to the handlers the node registers; work a handler
 does on another thread comes back through ``post_threadsafe``, which hands the
 event to the executor as a task so the core still steps on the executor.
+
+Faults: the node is a ``GuardedNode``, so no callback ends the process. A core
+step that raises leaves the state as it was; an effect that cannot be carried
+out is traced as ``error`` and, for a batch, fed back to the core as refused
+and failed commands, so nothing waits for a batch that was never sent. The
+``input`` trace names the utterance (its id, source and length), never its
+words.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 from rclpy.timer import Timer
 
 from robot_skills.model.commands import Control, Device, describe
-from robot_skills.model.outcomes import Acceptance, Outcome
+from robot_skills.model.outcomes import Acceptance, Outcome, Status, failure, not_accepted
 from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer,
                                       Capabilities, Effect, Event, Heard, Refused, Reply,
                                       SendBatch, SkillCore, StartTimer, StateT, TimerFired, Trace)
 from robot_skills.model.utterance import Dropped, Utterance
+from robot_skills.runtime.guard import GuardedNode, fault
 from robot_skills.runtime.inputs import InputChannels
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.robot import Robot, Timeouts
-from robot_skills.runtime.tracing import Tracer
 from robot_skills_interfaces.msg import TextReply
 
 REPLY_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
@@ -83,7 +88,7 @@ class SkillRunner(Generic[StateT]):
     """The ROS shell of one skill core on ``node``, limited to ``devices`` (and ``controls``,
     by default every Trigger service of those devices)."""
 
-    def __init__(self, node: Node, core: SkillCore[StateT], devices: Iterable[Device],
+    def __init__(self, node: GuardedNode, core: SkillCore[StateT], devices: Iterable[Device],
                  controls: Iterable[Control] | None = None,
                  handlers: Mapping[type, Callable[[Any], None]] | None = None) -> None:
         self._node = node
@@ -91,7 +96,7 @@ class SkillRunner(Generic[StateT]):
         self._state: StateT = core.initial()
         self.settings = Settings(node, RuntimeSettings)
         self._group = MutuallyExclusiveCallbackGroup()
-        self.tracer = Tracer(node, core.skill)
+        self.tracer = node.tracer
         self.robot = Robot(node, devices, self._timeouts, self._group, controls)
         self._replies = node.create_publisher(TextReply, 'remote_reply', REPLY_QOS)
         self._timers: dict[str, Timer] = {}
@@ -153,7 +158,7 @@ class SkillRunner(Generic[StateT]):
         else:
             self._trace('input', {'source': item.source, 'utterance_id': item.utterance_id,
                                   'sender_id': item.sender_id, 'awake': item.awake,
-                                  'text': item.text})
+                                  'chars': len(item.text)})
             self.post(Heard(item))
 
     def post_threadsafe(self, event: Event) -> None:
@@ -195,15 +200,20 @@ class SkillRunner(Generic[StateT]):
         try:
             step = self._core.step(self._state, event)
         except Exception as error:  # noqa: BLE001 - a core bug must not take the robot down
-            self._trace('error', {'event': type(event).__name__, 'error': repr(error),
-                                  'traceback': traceback.format_exc(limit=8)})
+            self._trace('error', {'event': type(event).__name__,
+                                  **fault('core.step', error)})
             return
         self._state = step.state
         after = self._core.label(self._state)
         if after != before:
             self._trace('state_changed', {'from': before, 'to': after})
         for effect in step.effects:
-            self._apply(effect)
+            try:
+                self._apply(effect)
+            except Exception as error:  # noqa: BLE001 - an effect's fault is the core's input
+                self._trace('error', fault(f'effect {type(effect).__name__}', error))
+                if isinstance(effect, SendBatch):
+                    self._never_sent(effect)
 
     # ---- effects -----------------------------------------------------------------
 
@@ -228,6 +238,16 @@ class SkillRunner(Generic[StateT]):
             self._handlers[type(effect)](effect)
         else:
             raise TypeError(f'no handler for the effect {effect!r}')
+
+    def _never_sent(self, effect: SendBatch) -> None:
+        """A batch that could not be sent comes back as refused and failed, like any other."""
+        refusals = tuple(not_accepted(c, Status.REJECTED, 'not sent: internal error (traced)')
+                         for c in effect.commands)
+        if effect.barrier in (Barrier.RETURNED, Barrier.BOTH):
+            self._queue.append(BatchReturned(effect.batch_id, refusals))
+        wanted = effect.barrier in (Barrier.COMPLETED, Barrier.BOTH)
+        self._queue.append(_Finished(effect.batch_id, BatchCompleted(
+            effect.batch_id, tuple(failure(r) for r in refusals)) if wanted else None))
 
     def _send(self, effect: SendBatch) -> None:
         self._in_flight.add(effect.batch_id)

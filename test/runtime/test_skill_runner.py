@@ -6,21 +6,21 @@ import json
 
 import pytest
 from echo_core import EchoCore
-from rclpy.node import Node
 from rclpy.parameter import Parameter
 from ros_harness import Recorder
 from std_msgs.msg import String
 
 from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.model.commands import Device
+from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.skill_runner import SkillRunner
 from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, RemoteMessage, SkillEvent,
                                          TextReply)
 
 
-class EchoNode(Node):
+class EchoNode(GuardedNode):
     def __init__(self, **kwargs) -> None:
-        super().__init__('echo', **kwargs)
+        super().__init__('echo', EchoCore.skill, **kwargs)
         self.runner = SkillRunner(self, EchoCore(), [Device.TTS])
 
 
@@ -110,7 +110,9 @@ def test_malformed_json_is_refused_with_a_trace_and_nothing_breaks(rig):
     r.settle(2)
     (rejected,) = r.details('input_rejected')
     assert rejected['reason'] == 'malformed_json' and rejected['source'] == 'asr'
-    assert [d['text'] for d in r.details('input')] == ['好的']
+    (heard,) = r.details('input')
+    assert heard['chars'] == 2 and 'text' not in heard      # the words stay out of traces
+    assert '好的' not in ''.join(e.detail_json for e in r.events.messages if e.kind == 'input')
 
 
 def test_too_long_remote_text_is_refused_and_answered(rig):
@@ -129,7 +131,8 @@ def test_a_core_exception_is_traced_and_the_node_keeps_working(rig):
     r.say('还在吗', uid='u2')
     r.settle(2)
     (error,) = r.details('error')
-    assert error['event'] == 'Heard' and 'the core has a bug' in error['error']
+    assert error['event'] == 'Heard' and error['error'] == 'RuntimeError'
+    assert 'echo_core.py:' in error['stack'][-1] and 'the core has a bug' not in str(error)
     assert [m.action for m in r.ros.until(lambda: r.log.messages)] == ['speak']
 
 
