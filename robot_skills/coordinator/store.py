@@ -4,8 +4,12 @@ Opened by ``runtime/database.py`` (WAL, foreign keys, every change in one
 transaction, a schema versioned with forward-only migrations), so a restart
 loses nothing and an old file is upgraded in place. ``secure_delete`` is on
 and a delete is followed by a WAL checkpoint: "删除我的联动记录" leaves no
-readable trace of the records in the file. A crisis leaves only the fact
-"已转介" and its time, never the words.
+readable trace of the records in the file once ``purge`` says so (a reader
+holding the WAL delays it; the node retries). A crisis leaves only the fact
+"已转介" and its time, never the words. Dispatches (for dedupe) hold a
+concept's key, never the learner's words, and are forgotten after the dedupe
+window. Its ``application_id`` is ``APPLICATION_ID``: the records' store, or any
+other file, is refused.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from pathlib import Path
 from pydantic import TypeAdapter
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
-from robot_skills.runtime.database import open_database, transaction, version
+from robot_skills.runtime.database import (BUSY_TIMEOUT, open_database, purge, transaction,
+                                           version)
+
+APPLICATION_ID = int.from_bytes(b'RSlc', 'big')     # robot_skills learning_coordinator
 
 MIGRATIONS = (
     '''
@@ -109,6 +116,12 @@ MIGRATIONS = (
     ALTER TABLE linkage_v2 RENAME TO linkage;
     CREATE INDEX linkage_by_learner ON linkage(learner_id, date);
     ''',
+    # 3: a refused handover writes nothing (its resubmission is counted in memory), and
+    # dispatches keep a concept key, not the words of a request.
+    '''
+    DROP TABLE handover_failure;
+    DELETE FROM dispatch;
+    ''',
 )
 # The columns of a linkage record after learner_id (schema version 2), in order.
 COLUMNS = ('date', 'trigger_source', 'concept', 'skills', 'correction', 'feynman', 'notes',
@@ -118,9 +131,10 @@ CHECKED = TypeAdapter(LinkageRecord)      # a correction comes from outside: che
 
 
 class Store:
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = str(path)
-        self._db = open_database(self.path, MIGRATIONS)
+        self._db = open_database(self.path, MIGRATIONS, APPLICATION_ID,
+                                 busy_timeout=busy_timeout)
 
     def _transaction(self) -> transaction:
         return transaction(self._db)
@@ -199,12 +213,16 @@ class Store:
         return record
 
     def delete_records(self, learner_id: str) -> int:
+        """Delete the learner's records and dispatches; ``purge`` then clears the disk."""
         with self._transaction():
             count = self._db.execute('DELETE FROM linkage WHERE learner_id = ?',
                                      (learner_id,)).rowcount
             self._db.execute('DELETE FROM dispatch WHERE learner_id = ?', (learner_id,))
-        self._db.execute('PRAGMA wal_checkpoint(TRUNCATE)')
         return count
+
+    def purge(self) -> bool:
+        """Whether deleted rows are gone from the file and its WAL (False: retry later)."""
+        return purge(self._db)
 
     # ---- dispatches (dedupe) and reminders --------------------------------------------------
 
@@ -213,9 +231,13 @@ class Store:
         return self._db.execute('SELECT DISTINCT concept, skill FROM dispatch WHERE '
                                 'learner_id = ? AND at > ?', (learner_id, since)).fetchall()
 
-    def add_dispatch(self, learner_id: str, concept: str, skill: str, at: float) -> None:
+    def add_dispatch(self, learner_id: str, concept: str, skill: str, at: float,
+                     forget_before: float) -> None:
+        """Record a dispatch (``concept`` is a key, not words); older ones are forgotten."""
         with self._transaction():
             self._learner(learner_id)
+            self._db.execute('DELETE FROM dispatch WHERE learner_id = ? AND at <= ?',
+                             (learner_id, forget_before))
             self._db.execute('INSERT INTO dispatch VALUES (?, ?, ?, ?)',
                              (learner_id, concept, skill, at))
 
@@ -260,17 +282,6 @@ class Store:
         """(session, type, body) of the stored handovers, of one type when ``kind`` is given."""
         return self._db.execute("SELECT session_id, kind, body FROM handover WHERE ? IN ('', kind) "
                                 'ORDER BY handover_id', (kind,)).fetchall()
-
-    def failures(self, key: str) -> int:
-        row = self._db.execute('SELECT failures FROM handover_failure WHERE key = ?',
-                               (key,)).fetchone()
-        return row[0] if row else 0
-
-    def add_failure(self, key: str) -> int:
-        with self._transaction():
-            self._db.execute('INSERT INTO handover_failure VALUES (?, 1) ON CONFLICT(key) DO '
-                             'UPDATE SET failures = failures + 1', (key,))
-        return self.failures(key)
 
 
 def _row(record: LinkageRecord) -> tuple:

@@ -4,7 +4,9 @@ Opened by ``runtime/database.py`` (WAL with synchronous FULL, foreign keys,
 one transaction per tool call, forward-only migrations). Final states are
 enforced twice: by the tools (with a structured error) and by the schema
 (a CHECK or a trigger), so no sequence of calls, and no bug in a tool, can
-bring a completed or voided contract, or a closed lesson, back.
+bring a completed or voided contract, or a closed lesson, back. Its
+``application_id`` is ``APPLICATION_ID``: the coordinator's store, or any other
+file, is refused rather than migrated.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from robot_skills.runtime.database import open_database, transaction, version
+from robot_skills.runtime.database import BUSY_TIMEOUT, open_database, transaction, version
+
+APPLICATION_ID = int.from_bytes(b'RSlr', 'big')     # robot_skills learning_records
 
 MIGRATIONS = (
     '''
@@ -351,9 +355,9 @@ MIGRATIONS = (
 class Store:
     """One records database; tools read with ``one``/``all`` and write inside ``write()``."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = str(path)
-        self.db = open_database(self.path, MIGRATIONS)
+        self.db = open_database(self.path, MIGRATIONS, APPLICATION_ID, busy_timeout=busy_timeout)
         self.db.row_factory = sqlite3.Row
 
     @property

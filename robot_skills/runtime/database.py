@@ -7,43 +7,157 @@ user_version`` and forward-only migrations, each applied in one transaction,
 so an old file is upgraded in place and a file from a newer version is
 refused rather than damaged. Every change runs in ``transaction``: BEGIN
 IMMEDIATE ... COMMIT, or ROLLBACK on any exception.
+
+A store trusts a file only after checking it, before writing anything to it:
+
+* ``PRAGMA quick_check`` passes (a file with overwritten pages is refused);
+* its ``application_id`` is this store's own. A file with id 0 (every store
+  deployed before ids existed) is adopted and stamped only when its tables are
+  exactly this store's at its schema version, so neither store ever migrates
+  the other's file;
+* it can be written: a read-only file, or one another process keeps locked
+  for longer than ``busy_timeout``, is refused at start with the reason.
+
+At run time a write that meets a lock waits ``busy_timeout``, then raises
+``StoreUnavailableError``, which nodes answer as an error to retry, never a crash.
+``purge`` checkpoints the WAL into the database and truncates it: deleted rows
+are gone from the disk only when it returns True (a reader holding the WAL
+makes it return False; call it again later).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
+
+BUSY_TIMEOUT = 5.0
 
 
 class StoreError(ValueError):
-    """The store file cannot be used: not SQLite, unwritable, or from a newer version.
+    """The store file cannot be used: damaged, another application's, read-only, locked, or
+    from a newer version.
 
     A ValueError, so a node refuses to start with the reason (the path is a
     parameter like any other).
     """
 
 
-def open_database(path: Path | str, migrations: Sequence[str],
-                  parameter: str = 'store_path') -> sqlite3.Connection:
-    """A connection to ``path`` (':memory:' for none) with the schema brought up to date."""
+class StoreUnavailableError(StoreError):
+    """A write could not be made now (locked past the busy timeout, read-only): retry later."""
+
+
+def open_database(path: Path | str, migrations: Sequence[str], application_id: int,
+                  parameter: str = 'store_path',
+                  busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """A connection to ``path`` (':memory:' for none), checked and brought up to date."""
     path = str(path)
+    db: sqlite3.Connection | None = None
     try:
         if path != ':memory:':
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
+                             timeout=busy_timeout)
+        _intact(db, path)
+        _claim(db, path, tuple(migrations), application_id)
         db.execute('PRAGMA journal_mode=WAL')
         db.execute('PRAGMA synchronous=FULL')
         db.execute('PRAGMA foreign_keys=ON')
         db.execute('PRAGMA secure_delete=ON')
         _migrate(db, path, migrations)
+        _writable(db)
+        purge(db)           # a deletion a crash interrupted is finished now
     except (sqlite3.Error, OSError) as error:
-        raise StoreError(f'{parameter} {path}: {error}') from error
+        if db is not None:
+            db.close()
+        raise StoreError(f'{parameter} {path}: {_why(error)}') from error
+    except StoreError:
+        if db is not None:
+            db.close()
+        raise
     return db
 
 
 def version(db: sqlite3.Connection) -> int:
     return db.execute('PRAGMA user_version').fetchone()[0]
+
+
+def purge(db: sqlite3.Connection) -> bool:
+    """Move the WAL into the database and truncate it; False while a reader holds it."""
+    timeout = db.execute('PRAGMA busy_timeout').fetchone()[0]
+    db.execute('PRAGMA busy_timeout = 0')      # never wait for a reader here: retry later
+    try:
+        busy, log, done = db.execute('PRAGMA wal_checkpoint(TRUNCATE)').fetchone()
+    finally:
+        db.execute(f'PRAGMA busy_timeout = {int(timeout)}')
+    wal = _file(db) + '-wal'
+    return busy == 0 and log == done and (not os.path.exists(wal) or os.path.getsize(wal) == 0)
+
+
+def _file(db: sqlite3.Connection) -> str:
+    return next((row[2] for row in db.execute('PRAGMA database_list') if row[1] == 'main'), '')
+
+
+def _why(error: BaseException) -> str:
+    text = str(error)
+    if 'readonly' in text:
+        return 'the file is read-only; give a writable store_path'
+    if 'locked' in text or 'busy' in text:
+        return 'the file is locked by another process; stop it or give another store_path'
+    if 'not a database' in text:
+        return 'not an SQLite database (refusing to touch it)'
+    return text
+
+
+def _intact(db: sqlite3.Connection, path: str) -> None:
+    problems = [row[0] for row in db.execute('PRAGMA quick_check')]
+    if problems != ['ok']:
+        raise StoreError(f'{path} is damaged (quick_check: {"; ".join(problems[:3])}); '
+                         'refusing to use it: restore a backup or move it away')
+
+
+def _claim(db: sqlite3.Connection, path: str, migrations: tuple[str, ...],
+           application_id: int) -> None:
+    """Stamp a new (or adoptable) file with ``application_id``; refuse any other file."""
+    found = db.execute('PRAGMA application_id').fetchone()[0]
+    if found == application_id:
+        return
+    if found != 0:
+        raise StoreError(f'{path} belongs to another application (application_id {found:#x}, '
+                         f'this store is {application_id:#x}); refusing to touch it')
+    current = version(db)
+    tables = _tables(db)
+    if (tables or current) and (current > len(migrations)
+                                or tables != _schema_tables(migrations, current)):
+        raise StoreError(f'{path} is not this store (schema version {current}, tables '
+                         f'{", ".join(sorted(tables)) or "none"}); refusing to touch it')
+    db.execute(f'PRAGMA application_id = {int(application_id)}')
+
+
+def _tables(db: sqlite3.Connection) -> frozenset[str]:
+    return frozenset(row[0] for row in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+
+
+@cache
+def _schema_tables(migrations: tuple[str, ...], number: int) -> frozenset[str]:
+    """The tables a store of this schema has at version ``number``."""
+    db = sqlite3.connect(':memory:', isolation_level=None)
+    try:
+        for script in migrations[:number]:
+            for statement in _statements(script):
+                db.execute(statement)
+        return _tables(db)
+    finally:
+        db.close()
+
+
+def _writable(db: sqlite3.Connection) -> None:
+    """A write now, so a read-only or locked file is refused at start, not at first use."""
+    with transaction(db):
+        db.execute(f'PRAGMA user_version = {version(db)}')
 
 
 def _migrate(db: sqlite3.Connection, path: str, migrations: Sequence[str]) -> None:
@@ -71,14 +185,33 @@ def _statements(script: str) -> list[str]:
 
 
 class transaction:  # noqa: N801 - used as a statement: ``with transaction(db):``
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (autocommit connection)."""
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (autocommit connection).
+
+    A lock held past the busy timeout, or a read-only file, becomes ``StoreUnavailableError``.
+    """
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
 
     def __enter__(self) -> sqlite3.Connection:
-        self.db.execute('BEGIN IMMEDIATE')
+        try:
+            self.db.execute('BEGIN IMMEDIATE')
+        except sqlite3.OperationalError as error:
+            raise StoreUnavailableError(_why(error)) from error
         return self.db
 
-    def __exit__(self, kind: object, *_: object) -> None:
-        self.db.execute('ROLLBACK' if kind else 'COMMIT')
+    def __exit__(self, kind: object, error: object, _: object) -> None:
+        try:
+            self.db.execute('ROLLBACK' if kind else 'COMMIT')
+        except sqlite3.OperationalError as failure:
+            if kind is None:
+                if self.db.in_transaction:
+                    self.db.execute('ROLLBACK')
+                raise StoreUnavailableError(_why(failure)) from failure
+        if isinstance(error, sqlite3.OperationalError) and _unavailable(error):
+            raise StoreUnavailableError(_why(error)) from error
+
+
+def _unavailable(error: sqlite3.OperationalError) -> bool:
+    text = str(error)
+    return 'readonly' in text or 'locked' in text or 'busy' in text

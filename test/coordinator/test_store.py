@@ -32,11 +32,10 @@ def test_a_restart_loses_nothing(path):
     rid = store.add_record(record())
     store.set_consent('l1', ConsentBits(crossSkillSharing=True, reminderConsent=True))
     store.set_privacy('l1', Privacy(no_sharing=True, paused_skills={'xiaozhi-feynman-learning': 9e9}))
-    store.add_dispatch('l1', 'c', 'xiaozhi-cornell-notes', 100.0)
+    store.add_dispatch('l1', 'c', 'xiaozhi-cornell-notes', 100.0, 0.0)
     store.add_reminder('l1', 'plan_task', '复习浮力', 100.0)
     store.add_referral('l2', 100.0)
     store.add_handover('s1', 'reminder_sync', '{}', 100.0)
-    store.add_failure('k')
     store.close()
     again = Store(path)
     assert again.records('l1') == [LinkageRecord(**{**record()._asdict(), 'record_id': rid})]
@@ -46,7 +45,6 @@ def test_a_restart_loses_nothing(path):
     assert again.reminders('l1') == [('plan_task', '复习浮力', 0)]
     assert again.referrals('l2') == [(100.0, '已转介')]
     assert again.handovers('reminder_sync') == [('s1', 'reminder_sync', '{}')]
-    assert again.failures('k') == 1
     again.close()
 
 
@@ -80,15 +78,26 @@ def test_delete_really_deletes_even_the_bytes(path):
     for _ in range(20):
         store.add_record(record())
     store.add_record(record(learner='l2', concept='其他人的'))
-    store.add_dispatch('l1', MARKER, 'xiaozhi-correction-notebook', 1.0)
+    store.add_dispatch('l1', MARKER, 'xiaozhi-correction-notebook', 1.0, 0.0)
     store.close()
     store = Store(path)
     assert store.delete_records('l1') == 20
+    assert store.purge()
     assert store.records('l1') == [] and store.recent_dispatches('l1', 0) == []
     assert [r.concept for r in store.records('l2')] == ['其他人的']
+    raw = b''.join(p.read_bytes() for p in path.parent.iterdir())
+    assert MARKER.encode() not in raw         # gone once purge said so, before closing
     store.close()
     raw = b''.join(p.read_bytes() for p in path.parent.iterdir())
     assert MARKER.encode() not in raw and '其他人的'.encode() in raw
+
+
+def test_dispatches_are_forgotten_after_the_window(path):
+    store = Store(path)
+    store.add_dispatch('l1', 'old', 'xiaozhi-cornell-notes', 10.0, 0.0)
+    store.add_dispatch('l1', 'new', 'xiaozhi-cornell-notes', 100.0, 50.0)
+    rows = store._db.execute('SELECT concept FROM dispatch').fetchall()
+    assert rows == [('new',)]
 
 
 def test_records_by_learner_and_month(path):
@@ -143,7 +152,7 @@ def test_a_version_1_file_is_upgraded_in_place_losing_nothing(path):
     db.commit()
     db.close()
     store = Store(path)
-    assert store.version == len(MIGRATIONS) == 2
+    assert store.version == len(MIGRATIONS) == 3
     first, sparse = store.records('l1')
     assert first == LinkageRecord(**{**record()._asdict(), 'record_id': 1})
     assert (sparse.concept, sparse.skills, sparse.correction, sparse.mastered) == \
