@@ -16,10 +16,16 @@ For each request, in this order:
 The coordinator writes long-term linkage records only with cross-SKILL sharing
 consented and memory not paused. Reads of the store come in a ``LearnerView``;
 what must be written comes back as ``writes`` for the node to apply.
+
+Deduplication works on a concept *key*: the keyword that decided the subject,
+or a digest of the request. A decision's detail (traced and logged) and a
+dispatch carry that key, never the words of the request; only a linkage record
+(written with the learner's consent) keeps its 涉及知识点 in words.
 """
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -32,6 +38,7 @@ from robot_skills.coordinator.routing import Router, StageReading, SubjectReadin
 from robot_skills.coordinator.triggers import (CALCULATION_SLIP, CONCEPT_UNCLEAR, READING_SLIP,
                                                ErrorContext, feynman_exemptions, feynman_reasons,
                                                suggest_feynman)
+from robot_skills.model.wire import LIMITS, Limits
 
 TRIGGER_SOURCE = {'correction': '错题', 'problem': '错题', 'plan': '计划', 'focus': '计划',
                   'reminder': '提醒', 'feynman': '复盘', 'notes': '复盘', 'cross_subject': '复盘'}
@@ -190,7 +197,7 @@ class Coordinator:
             return replace(base, action='declined', reply_text=self.phrases.paused_skill.format(
                 skill=self.phrases.skill_name(target)),
                 detail={**detail, 'why': 'the learner paused this SKILL'})
-        concept = _concept(subject, text)
+        concept = _concept_key(subject, text)
         if (concept, target) in view.recent:
             return replace(base, reply_text=self.phrases.duplicate.format(
                 skill=self.phrases.skill_name(target)),
@@ -203,8 +210,8 @@ class Coordinator:
                 reply += self.phrases.feynman_hint
         writes: list[Write] = [RecordDispatch(concept, target)]
         if view.consent.crossSkillSharing and view.privacy.remembers(now.timestamp()):
-            writes.append(RecordLinkage(_linkage(request.learner_id, now, stage_name, concept,
-                                                 target, error)))
+            writes.append(RecordLinkage(_linkage(request.learner_id, now, stage_name,
+                                                 _concept(subject, text), target, error)))
         return replace(base, reply_text=reply, detail={**detail, 'concept': concept},
                        writes=tuple(writes))
 
@@ -217,9 +224,9 @@ class Coordinator:
 
     # ---- handovers -------------------------------------------------------------------------
 
-    def handover(self, raw: str, failures: int) -> HandoverResult:
+    def handover(self, raw: str, failures: int, limits: Limits = LIMITS) -> HandoverResult:
         """Check one handover; ``failures`` is how often this one failed before."""
-        handover, problems = check(raw)
+        handover, problems = check(raw, limits)
         if handover is None:
             if failures >= 1:     # at most one resubmission: give up, say so, keep serving
                 return HandoverResult(False, tuple(problems), self.phrases.handover_failed,
@@ -237,10 +244,17 @@ class Coordinator:
 
 
 def _concept(subject: SubjectReading, text: str) -> str:
-    """What the request is about, for deduplication: the deciding word, else the text."""
+    """What the request is about, in words (涉及知识点): the deciding word, else the text."""
     if subject.rule == 'keyword' and subject.evidence:
         return subject.evidence
     return ''.join(text.split())[:40]
+
+
+def _concept_key(subject: SubjectReading, text: str) -> str:
+    """What the request is about, for deduplication: the deciding word, else a digest."""
+    if subject.rule == 'keyword' and subject.evidence:
+        return subject.evidence
+    return 'text:' + hashlib.sha256(_concept(subject, text).encode()).hexdigest()[:16]
 
 
 def _error_context(text: str) -> ErrorContext:

@@ -22,6 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from robot_skills.model import wire
 from robot_skills.model.config import describe
 from robot_skills.runtime import paths
 
@@ -173,12 +174,16 @@ def consent_problems(handover: Handover) -> list[str]:
             if getattr(handover.consent, name) is not True]
 
 
-def check(raw: str) -> tuple[Handover | None, list[str]]:
-    """Parse and check a handover; (handover, []) when it may be written."""
+def check(raw: str, limits: wire.Limits = wire.LIMITS) -> tuple[Handover | None, list[str]]:
+    """Parse (the wire parser: size, depth, numbers) and check a handover; (handover, []) when
+    it may be written."""
     try:
-        handover = Handover.model_validate_json(raw)
+        data = wire.json_value(raw, 'handover_json', limits)
+        handover = Handover.model_validate(data)
+    except wire.WireError as error:
+        return None, [str(error)]
     except ValidationError as error:
-        return None, describe(error)
+        return None, describe(error)     # paths only: no values of the payload
     problems = consent_problems(handover)
     return (None, problems) if problems else (handover, [])
 

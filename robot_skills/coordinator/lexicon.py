@@ -11,6 +11,7 @@ import re
 
 from pydantic import Field, field_validator
 
+from robot_skills.coordinator.confirmation import Confirmation
 from robot_skills.model.config import Strict
 
 
@@ -63,7 +64,7 @@ class Routing(Strict):
     health_phrases: list[str]
     privacy: list[Privacy]
     skill_names: dict[str, str]
-    confirmations: list[str]
+    confirmation: Confirmation
 
 
 def _compiled(patterns: list[str]) -> list[str]:
@@ -127,6 +128,9 @@ class PrivacyPhrases(Strict):
     delete_confirm: str
     deleted: str
     nothing_to_delete: str
+    delete_cancelled: str
+    delete_purging: str
+    unavailable: str
     paused: str
     resumed: str
     no_memory: str

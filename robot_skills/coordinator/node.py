@@ -1,15 +1,23 @@
 """learning_coordinator: routes learning requests, checks handovers, keeps linkage records.
 
-Parameters (read only): ``store_path`` (the SQLite file), ``routing_file``,
-``crisis_file``, ``phrases_file``, ``dedupe_window_minutes``,
+Parameters (read only): ``store_path`` (the SQLite file), ``store_busy_timeout``,
+``routing_file``, ``crisis_file``, ``phrases_file``, ``dedupe_window_minutes``,
 ``pause_minutes`` (这次不要记忆 / 这次不要联动: how long "this time" lasts),
-``reminder_merge_minutes``.
-Subscribes: ``coordinator/requests`` (LearningRequest).
+``reminder_merge_minutes``, and the guard's ``max_field_chars``.
+Subscribes: ``coordinator/requests`` (LearningRequest, a deep queue).
 Publishes: ``coordinator/decisions`` (RoutingDecision), ``skill_events``.
 Services: ``coordinator/handover`` (SubmitHandover), ``coordinator/monthly_report``
 (MonthlyReport), ``coordinator/health_check`` (HealthCheck), ``coordinator/consent``
 (ConsentSettings), ``coordinator/privacy`` (PrivacyControl).
 It drives no device: the coordinator only routes, deduplicates and reports.
+
+No learner words in traces or logs: a request is traced by its id, learner id,
+length and image tags; a decision by its action, subject, stage, target and the
+rule that decided (a concept appears as its key). A request longer than the
+transport cap is not dropped: its first ``max_field_chars`` characters are
+read for crisis signals first, then it is declined as too long. A deletion
+whose bytes a reader still holds in the WAL is finished by a timer, traced
+``purged``.
 """
 
 from __future__ import annotations
@@ -21,24 +29,26 @@ from datetime import datetime
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from robot_skills.coordinator.core import Coordinator, Decision, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
-from robot_skills.coordinator.service import CoordinatorService, Windows
+from robot_skills.coordinator.service import PRIVACY_ACTIONS, CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
+from robot_skills.runtime.database import BUSY_TIMEOUT
 from robot_skills.runtime.entry import run
+from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
 from robot_skills.runtime.params import Settings, setting
-from robot_skills.runtime.tracing import Tracer, to_json
+from robot_skills.runtime.tracing import to_json
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
 from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
                                          PrivacyControl, SubmitHandover)
 
 QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 SKILL = 'learning_coordinator'
+PURGE_PERIOD = 1.0      # seconds between attempts to finish a deletion's cleanup
 
 
 @dataclass(frozen=True)
@@ -46,6 +56,9 @@ class CoordinatorSettings:
     store_path: str = setting(os.path.expanduser('~/.robot_skills/coordinator.sqlite3'),
                               'The SQLite file of linkage records, consent and privacy',
                               read_only=True)
+    store_busy_timeout: float = setting(BUSY_TIMEOUT, 'Seconds a write waits for a lock held by '
+                                        'another process before it is answered as unavailable',
+                                        low=0.0, high=600.0, read_only=True)
     routing_file: str = setting(paths.config('coordinator/routing.yaml'),
                                 'Subjects, units, image tags, stages', read_only=True)
     crisis_file: str = setting(paths.config('coordinator/crisis.yaml'),
@@ -61,24 +74,25 @@ class CoordinatorSettings:
                                             low=0.0, high=100000.0, read_only=True)
 
 
-class LearningCoordinator(Node):
+class LearningCoordinator(GuardedNode):
     """The coordinator node (see the module docstring)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__('learning_coordinator', **kwargs)
+        super().__init__('learning_coordinator', SKILL, **kwargs)
         value = Settings(self, CoordinatorSettings).value
         coordinator = Coordinator(load(value.routing_file, Routing),
                                   load(value.crisis_file, Crisis),
                                   load(value.phrases_file, Phrases))
-        self.store = Store(value.store_path)
+        self.store = Store(value.store_path, value.store_busy_timeout)
+        self.on_destroy(self.store.close)
         self.service = CoordinatorService(coordinator, self.store, Windows(
             value.dedupe_window_minutes * 60, value.pause_minutes * 60,
-            value.reminder_merge_minutes * 60))
-        self.tracer = Tracer(self, SKILL)
+            value.reminder_merge_minutes * 60), self.guard.limits)
         group = MutuallyExclusiveCallbackGroup()   # one request at a time: the store is shared
         self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
-        self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request, QOS,
-                                 callback_group=group)
+        self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request,
+                                 DEEP_QOS, callback_group=group, oversize=self._on_oversize)
+        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge, group, autostart=False)
         for srv, name, handler in (
                 (SubmitHandover, 'coordinator/handover', self._on_handover),
                 (MonthlyReport, 'coordinator/monthly_report', self._on_report),
@@ -89,15 +103,35 @@ class LearningCoordinator(Node):
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
-    def _on_request(self, msg: LearningRequest) -> None:
-        request = Request(msg.request_id, msg.learner_id, msg.text, tuple(msg.image_tags))
+    def _on_request(self, msg: LearningRequest, text: str | None = None) -> None:
+        request = Request(msg.request_id, msg.learner_id, msg.text if text is None else text,
+                          tuple(msg.image_tags))
         self.tracer.emit('input', detail={'request_id': msg.request_id,
                                           'learner_id': msg.learner_id,
+                                          'chars': len(msg.text),
                                           'image_tags': list(msg.image_tags)})
         decision = self.service.request(request, datetime.now())
         self._publish(msg, decision)
+        if self.service.purge_pending and self._purging.is_canceled():
+            self._purging.reset()
+
+    def _on_oversize(self, msg: LearningRequest, field: str, size: int) -> None:
+        """Beyond the transport cap: its first part is read for crisis signals, then declined."""
+        if field != 'text':
+            self.tracer.emit('input_rejected', detail={
+                'request_id': msg.request_id[:200], 'field': field, 'size': size})
+            return
+        self._on_request(msg, msg.text[:self.guard.limits.max_chars])
+
+    def _on_purge(self) -> None:
+        if self.service.purge():
+            self._purging.cancel()
+            self.tracer.emit('purged', detail={'wal': 'truncated'})
 
     def _publish(self, msg: LearningRequest, decision: Decision) -> None:
+        if decision.detail.get('store') == 'unavailable':
+            self.tracer.emit('degraded', decision.action, msg.learner_id,
+                             {'request_id': msg.request_id, 'store': 'unavailable'})
         detail = {k: v for k, v in decision.detail.items() if k != 'data'}
         self._decisions.publish(RoutingDecision(
             stamp=self.get_clock().now().to_msg(), request_id=msg.request_id,
@@ -152,12 +186,9 @@ class LearningCoordinator(Node):
                                       request.argument_json, datetime.now())
         response.ok, response.reply_text = result.ok, result.reply_text
         response.data_json = json.dumps(result.data, ensure_ascii=False, default=str)
-        self.tracer.emit('privacy', request.action, request.learner_id, {'ok': result.ok})
+        action = request.action if request.action in PRIVACY_ACTIONS else 'unknown'
+        self.tracer.emit('privacy', action, request.learner_id, {'ok': result.ok})
         return response
-
-    def destroy_node(self) -> None:
-        self.store.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

@@ -5,6 +5,15 @@ and applies the writes the core returns, in one place: requests, handovers,
 the monthly report, the health check, consent settings and the privacy
 controls (查看 / 更正 / 删除 with one confirmation / 暂停联动 / 不要记忆 /
 不要共享 / 导出).
+
+The one confirmation of a deletion is an unambiguous yes (``confirmation.py``);
+anything else cancels it and says so, and the rest of that answer is then read
+as a request (a crisis first). While memory is paused ("这次不要记忆"), what a
+request would write (a dispatch, a reminder) goes to ``Memory`` instead of the
+store. Every JSON field goes through the wire parser. A store that is locked
+or read-only (``StoreUnavailableError``) never loses a decision: the request is
+still routed (or referred) and marked ``store: unavailable``; a privacy action
+says it could not be done.
 """
 
 from __future__ import annotations
@@ -13,20 +22,42 @@ import hashlib
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from robot_skills.coordinator.core import (Coordinator, Decision, HandoverResult, LearnerView,
                                            MergeReminder, QueueReminder, RecordDispatch,
                                            RecordLinkage, RecordReferral, Request, StoreHandover,
                                            Write)
+from robot_skills.coordinator.memory import Memory
 from robot_skills.coordinator.records import ConsentBits
 from robot_skills.coordinator.report import Health, Report, health_check, monthly_report
 from robot_skills.coordinator.store import Store
-from robot_skills.model.config import describe, json_object
+from robot_skills.model import wire
+from robot_skills.model.config import describe
+from robot_skills.runtime.database import StoreUnavailableError
 
-PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'pause_linkage',
-                   'resume_linkage', 'no_memory', 'no_sharing', 'export')
+PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'cancel_delete',
+                   'pause_linkage', 'resume_linkage', 'no_memory', 'no_sharing', 'export')
+UNAVAILABLE = {'store': 'unavailable'}
+
+
+class Correction(BaseModel):
+    """``argument_json`` of ``correct``: which record, and the fields to change."""
+
+    model_config = ConfigDict(extra='forbid')
+
+    record_id: int = Field(ge=1)
+    fields: dict[str, Any] = {}
+
+
+class SkillArgument(BaseModel):
+    """``argument_json`` of ``pause_linkage`` / ``resume_linkage``."""
+
+    model_config = ConfigDict(extra='forbid')
+
+    skill: str = Field(min_length=1)
 
 
 @dataclass(frozen=True)
@@ -46,25 +77,54 @@ class PrivacyResult:
 
 
 class CoordinatorService:
-    def __init__(self, coordinator: Coordinator, store: Store, windows: Windows) -> None:
+    def __init__(self, coordinator: Coordinator, store: Store, windows: Windows,
+                 limits: wire.Limits = wire.LIMITS) -> None:
         self.core = coordinator
         self.store = store
         self.windows = windows
+        self.limits = limits
         self.phrases = coordinator.phrases
+        self.memory = Memory()
+        self.purge_pending = False      # a deletion whose bytes are still on disk
 
     # ---- requests -------------------------------------------------------------------------
 
     def request(self, request: Request, now: datetime) -> Decision:
-        privacy = self.store.privacy(request.learner_id)
+        try:
+            view = self._view(request.learner_id, now)
+        except StoreUnavailableError:
+            return self._decide(request, LearnerView(), now, UNAVAILABLE)
+        if view.privacy.pending_delete:
+            return self._confirming(request, view, now)
+        return self._decide(request, view, now)
+
+    def _confirming(self, request: Request, view: LearnerView, now: datetime) -> Decision:
+        """The answer to "确定要删除吗": an unambiguous yes deletes; anything else cancels."""
+        if self.core.router.routing.confirmation.is_yes(request.text):
+            result = self.privacy(request.learner_id, 'confirm_delete', '', now)
+            return Decision('privacy', result.reply_text,
+                            detail={'privacy': 'confirm_delete', 'ok': result.ok})
+        cancelled = self.privacy(request.learner_id, 'cancel_delete', '', now).reply_text
+        decision = self._decide(request, replace(view, privacy=replace(
+            view.privacy, pending_delete=False)), now)
+        if decision.action == 'crisis_referral':
+            return decision
+        if decision.action == 'declined':
+            return Decision('privacy', cancelled, detail={'privacy': 'cancel_delete'})
+        return replace(decision, reply_text=cancelled + decision.reply_text,
+                       detail={**decision.detail, 'delete_cancelled': True})
+
+    def _decide(self, request: Request, view: LearnerView, now: datetime,
+                degraded: dict | None = None) -> Decision:
+        decision = self.core.decide(request, view, now)
+        try:
+            self._apply(request.learner_id, decision.writes, now,
+                        view.privacy.remembers(now.timestamp()))
+        except StoreUnavailableError:
+            degraded = UNAVAILABLE
+        if degraded:
+            decision = replace(decision, detail={**decision.detail, **degraded})
         text = request.text.strip()
-        if privacy.pending_delete:                  # the one confirmation of a delete
-            confirmed = any(w in text for w in self.core.router.routing.confirmations)
-            result = self.privacy(request.learner_id, 'confirm_delete' if confirmed else
-                                  'cancel_delete', '', now)
-            if confirmed:
-                return Decision('privacy', result.reply_text, detail={'privacy': 'delete'})
-        decision = self.core.decide(request, self._view(request.learner_id, now), now)
-        self._apply(request.learner_id, decision.writes, now)
         if decision.action == 'privacy':
             action = decision.detail['privacy']
             result = self.privacy(request.learner_id, action, self._argument(action, text), now)
@@ -81,6 +141,7 @@ class CoordinatorService:
         return decision
 
     def _argument(self, action: str, text: str) -> str:
+        """The argument a spoken privacy request implies (the SKILL a pause names)."""
         if action != 'pause_linkage':
             return ''
         names = self.core.router.routing.skill_names
@@ -89,22 +150,33 @@ class CoordinatorService:
 
     def _view(self, learner_id: str, now: datetime) -> LearnerView:
         at = now.timestamp()
-        recent = frozenset(self.store.recent_dispatches(learner_id, at - self.windows.dedupe))
+        since = at - self.windows.dedupe
+        recent = frozenset({*self.store.recent_dispatches(learner_id, since),
+                            *self.memory.recent(learner_id, since)})
+        merge_since = at - self.windows.reminder_merge
         queued = {(kind, content): rid for rid, kind, content in
-                  self.store.queued_reminders(learner_id, at - self.windows.reminder_merge)}
+                  [*self.store.queued_reminders(learner_id, merge_since),
+                   *self.memory.queued(learner_id, merge_since)]}
         return LearnerView(self.store.consent(learner_id), self.store.privacy(learner_id),
                            recent, queued)
 
-    def _apply(self, learner_id: str, writes: tuple[Write, ...], now: datetime) -> None:
+    def _apply(self, learner_id: str, writes: tuple[Write, ...], now: datetime,
+               remembers: bool = True) -> None:
+        """Carry out ``writes``: in the store, or in memory only while memory is paused."""
         at = now.timestamp()
         for write in writes:
-            if isinstance(write, RecordDispatch):
-                self.store.add_dispatch(learner_id, write.concept, write.skill, at)
+            if isinstance(write, RecordDispatch) and not remembers:
+                self.memory.dispatch(learner_id, write.concept, write.skill, at)
+            elif isinstance(write, RecordDispatch):
+                self.store.add_dispatch(learner_id, write.concept, write.skill, at,
+                                        at - self.windows.dedupe)
             elif isinstance(write, RecordLinkage):
                 self.store.add_record(write.record)
+            elif isinstance(write, QueueReminder) and not remembers:
+                self.memory.remind(learner_id, write.kind, write.content, at)
             elif isinstance(write, QueueReminder):
                 self.store.add_reminder(learner_id, write.kind, write.content, at)
-            elif isinstance(write, MergeReminder):
+            elif isinstance(write, MergeReminder) and write.reminder_id > 0:
                 self.store.merge_reminder(write.reminder_id)
             elif isinstance(write, RecordReferral):
                 self.store.add_referral(learner_id, at)
@@ -114,13 +186,31 @@ class CoordinatorService:
     # ---- handovers ---------------------------------------------------------------------------
 
     def handover(self, raw: str, now: datetime) -> HandoverResult:
-        key = _handover_key(raw)
-        result = self.core.handover(raw, self.store.failures(key))
+        """Check and store a handover; a refusal writes nothing (counted in memory)."""
+        key = self._handover_key(raw)
+        result = self.core.handover(raw, self.memory.refusals(key), self.limits)
         if result.accepted:
             self._apply('', result.writes, now)
         else:
-            self.store.add_failure(key)
+            self.memory.refuse(key)
         return result
+
+    def _handover_key(self, raw: str) -> str:
+        """The same handover resubmitted has the same key (session, type, sender, recipient)."""
+        try:
+            data = wire.json_value(raw, 'handover_json', self.limits)
+        except wire.WireError:
+            data = None
+        if isinstance(data, dict):
+            return '|'.join(str(data.get(k, '')) for k in ('sessionId', 'handoverType', 'sender',
+                                                          'recipient'))
+        return f'unparsable|{hashlib.sha256(raw.encode(errors="replace")).hexdigest()}'
+
+    def purge(self) -> bool:
+        """Finish a deletion's cleanup; True once nothing deleted is left on disk."""
+        if self.purge_pending:
+            self.purge_pending = not self.store.purge()
+        return not self.purge_pending
 
     # ---- report, health, consent -----------------------------------------------------------------
 
@@ -148,34 +238,42 @@ class CoordinatorService:
     def consent(self, learner_id: str, update_json: str) -> tuple[bool, ConsentBits, str]:
         current = self.store.consent(learner_id)
         try:
-            update = json_object(update_json, 'update_json')
-            updated = ConsentBits.model_validate({**current.model_dump(), **update})
-        except ValidationError as error:
-            return False, current, '; '.join(describe(error))
-        except ValueError as error:
+            update = wire.json_object(update_json, 'update_json', self.limits)
+            updated = wire.model({**current.model_dump(), **update}, ConsentBits, 'update_json')
+        except wire.WireError as error:
             return False, current, str(error)
         if not update:
             return True, current, ''
-        self.store.set_consent(learner_id, updated)
+        try:
+            self.store.set_consent(learner_id, updated)
+        except StoreUnavailableError as error:
+            return False, current, f'not saved: {error}; retry'
         return True, updated, ''
 
     # ---- privacy controls ----------------------------------------------------------------
 
     def privacy(self, learner_id: str, action: str, argument_json: str,
                 now: datetime) -> PrivacyResult:
+        """One privacy control; a store that cannot be written says so and changes nothing."""
+        try:
+            argument = wire.json_object(argument_json, 'argument_json', self.limits)
+            return self._privacy(learner_id, action, argument, now)
+        except wire.WireError as error:
+            return PrivacyResult(False, str(error))
+        except StoreUnavailableError:
+            return PrivacyResult(False, self.phrases.privacy.unavailable, UNAVAILABLE)
+
+    def _privacy(self, learner_id: str, action: str, argument: dict,
+                 now: datetime) -> PrivacyResult:
         words = self.phrases.privacy
         state = self.store.privacy(learner_id)
-        try:
-            argument = json_object(argument_json, 'argument_json')
-        except ValueError as error:
-            return PrivacyResult(False, str(error))
         if action == 'view':
             records = self.store.records(learner_id)
             return PrivacyResult(True, words.view, [r._asdict() for r in records])
         if action == 'correct':
+            correction = wire.model(argument, Correction, 'argument_json')
             try:
-                record = self.store.correct(learner_id, int(argument.get('record_id', 0)),
-                                            dict(argument.get('fields', {})))
+                record = self.store.correct(learner_id, correction.record_id, correction.fields)
             except ValidationError as error:
                 return PrivacyResult(False, '; '.join(describe(error)))
             except (TypeError, ValueError) as error:
@@ -187,15 +285,21 @@ class CoordinatorService:
             self.store.set_privacy(learner_id, replace(state, pending_delete=True))
             return PrivacyResult(True, words.delete_confirm)
         if action in ('confirm_delete', 'cancel_delete'):
+            if not state.pending_delete:
+                return PrivacyResult(False, words.nothing_to_delete)
             self.store.set_privacy(learner_id, replace(state, pending_delete=False))
-            if not state.pending_delete or action == 'cancel_delete':
-                return PrivacyResult(action == 'cancel_delete', words.nothing_to_delete)
-            return PrivacyResult(True, words.deleted, {'deleted': self.store.delete_records(
-                learner_id)})
+            if action == 'cancel_delete':
+                return PrivacyResult(True, words.delete_cancelled)
+            deleted = self.store.delete_records(learner_id)
+            self.purge_pending = True
+            purged = self.purge()
+            return PrivacyResult(True, words.deleted + ('' if purged else words.delete_purging),
+                                 {'deleted': deleted, 'purged': purged})
         if action in ('pause_linkage', 'resume_linkage'):
-            skill = str(argument.get('skill', ''))
-            if not skill:
-                return PrivacyResult(False, 'name the SKILL: {"skill": "..."}')
+            try:
+                skill = wire.model(argument, SkillArgument, 'argument_json').skill
+            except wire.WireError as error:
+                return PrivacyResult(False, f'{error}: name the SKILL, {{"skill": "..."}}')
             paused = dict(state.paused_skills)
             if action == 'pause_linkage':
                 paused[skill] = now.timestamp() + self.windows.memory_pause
@@ -217,15 +321,3 @@ class CoordinatorService:
             return PrivacyResult(True, words.export, f'{report.text}\n\n{records}'.strip())
         return PrivacyResult(False, f'unknown action {action!r}; '
                                     f'one of {", ".join(PRIVACY_ACTIONS)}')
-
-
-def _handover_key(raw: str) -> str:
-    """The same handover resubmitted has the same key (session, type, sender, recipient)."""
-    try:
-        data = json.loads(raw)
-        if isinstance(data, dict):
-            return '|'.join(str(data.get(k, '')) for k in ('sessionId', 'handoverType', 'sender',
-                                                          'recipient'))
-    except ValueError:
-        pass
-    return f'unparsable|{hashlib.sha256(raw.encode()).hexdigest()}'
