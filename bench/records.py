@@ -18,7 +18,7 @@ from rclpy.node import Node
 
 from bench.figures import percentile, rss_mb, spin_until, start, stop, throughput
 from robot_skills.records.api import Records, Store
-from robot_skills.records.node import QOS
+from robot_skills.runtime.guard import DEEP_QOS as QOS
 from robot_skills_interfaces.srv import RecordsCall
 
 LESSONS = 30

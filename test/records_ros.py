@@ -6,7 +6,7 @@ import json
 
 from ros_harness import Harness, Recorder
 
-from robot_skills.records.node import QOS
+from robot_skills.runtime.guard import DEEP_QOS as QOS
 from robot_skills_interfaces.msg import SkillEvent
 from robot_skills_interfaces.srv import RecordsCall
 

@@ -5,7 +5,10 @@ JSON in; ``ok``, ``code``, ``result_json``, ``error`` out, exactly what the
 Python API and the command line answer. Each call is one SQLite transaction,
 committed (synchronous FULL) before the answer leaves: an acknowledged write
 survives a crash of the node. Every call is traced on ``skill_events`` by
-tool and outcome only (arguments may hold a learner's words).
+tool, code and the argument a refusal names, never by its words or error text
+(arguments may hold a learner's words). ``args_json`` goes through the wire
+parser; a store that is locked or read-only answers ``UNAVAILABLE``; any
+other fault answers ``INTERNAL`` (the guard), and the node goes on.
 
 ``live_wait`` waits here: with no event after its cursor the call is parked
 (no polling: a future and one timer) and answered when a call appends an
@@ -14,34 +17,32 @@ published on ``records/live_events`` (RecordsEvent). Producers must write
 through this node for a parked wait to wake (a write to the same file by
 another process is seen by the next call, not pushed).
 
-Parameters (read only): ``store_path``.
+Parameters (read only): ``store_path``, ``store_busy_timeout``, and the guard's
+``max_field_chars``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from dataclasses import dataclass
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 
-from robot_skills.records.api import Records, Result, Store
+from robot_skills.model import wire
+from robot_skills.records.api import TOOLS, Records, Result, Store
 from robot_skills.records.live import MAX_WAIT
+from robot_skills.runtime.database import BUSY_TIMEOUT
 from robot_skills.runtime.entry import run
+from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
-from robot_skills.runtime.tracing import Tracer
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall
 
 SKILL = 'learning_records'
-# rclpy's default service queue keeps 10 requests: a burst of 20 calls in flight loses
-# the rest silently (seen here). Callers should use a deep queue as well.
-QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
 EVENTS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 
 
@@ -49,15 +50,20 @@ EVENTS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 class RecordsSettings:
     store_path: str = setting(os.path.expanduser('~/.robot_skills/records.sqlite3'),
                               'The SQLite file of the teaching records', read_only=True)
+    store_busy_timeout: float = setting(BUSY_TIMEOUT, 'Seconds a write waits for a lock held by '
+                                        'another process before it answers UNAVAILABLE',
+                                        low=0.0, high=600.0, read_only=True)
 
 
-class LearningRecords(Node):
+class LearningRecords(GuardedNode):
+    """The records node (see the module docstring)."""
+
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__('learning_records', **kwargs)
+        super().__init__('learning_records', SKILL, **kwargs)
         value = Settings(self, RecordsSettings).value
-        self.store = Store(value.store_path)
-        self.records = Records(self.store)
-        self.tracer = Tracer(self, SKILL)
+        self.store = Store(value.store_path, value.store_busy_timeout)
+        self.on_destroy(self.store.close)
+        self.records = Records(self.store, limits=self.guard.limits)
         # Calls may wait (live_wait) while others run: a reentrant group for the service,
         # one lock around the store, timers in their own group.
         self._lock = threading.Lock()
@@ -65,7 +71,7 @@ class LearningRecords(Node):
         self._waiting: list[tuple[str, Future]] = []
         self._published = self._last_seq()
         self._events = self.create_publisher(RecordsEvent, 'records/live_events', EVENTS)
-        self.create_service(RecordsCall, 'records/call', self._on_call, qos_profile=QOS,
+        self.create_service(RecordsCall, 'records/call', self._on_call,
                             callback_group=ReentrantCallbackGroup())
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
@@ -77,9 +83,11 @@ class LearningRecords(Node):
             result = await self._wait(request.args_json, result)
         response.ok, response.code, response.error = result.ok, result.code, result.error
         response.result_json = result.to_json()
-        # a refusal is an answer, not a fault of the node: traced and logged at info
-        self.tracer.emit('call', request.tool, detail={'ok': result.ok, 'code': result.code,
-                                                       'error': result.error})
+        # a refusal is an answer, not a fault of the node: traced and logged at info, by its
+        # code and the argument it names (never the words it may quote)
+        tool = request.tool if request.tool in TOOLS else 'unknown'
+        self.tracer.emit('call', tool, detail={'ok': result.ok, 'code': result.code,
+                                               'field': result.field})
         return response
 
     def _call(self, tool: str, args: str | dict) -> Result:
@@ -103,7 +111,7 @@ class LearningRecords(Node):
 
     async def _wait(self, args_json: str, first: Result) -> Result:
         """Park a live_wait that found nothing until an event for its pair, or its timeout."""
-        args = json.loads(args_json or '{}')
+        args = wire.json_object(args_json, 'args_json', self.guard.limits)   # parsed once before
         timeout = float(args.get('timeout_s', MAX_WAIT))
         if timeout <= 0:
             return first
@@ -126,10 +134,6 @@ class LearningRecords(Node):
 
     def _last_seq(self) -> int:
         return self.store.one('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s']
-
-    def destroy_node(self) -> None:
-        self.store.close()
-        super().destroy_node()
 
 
 def main(args: list[str] | None = None) -> int:

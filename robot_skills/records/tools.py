@@ -9,7 +9,12 @@ line: it validates the arguments, runs the tool in one transaction (a
 refusal rolls back everything the tool wrote), checks the result against its
 model, and answers a ``Result`` with ``ok``, ``code``, ``result``, ``error``.
 A result that breaks its own model is a bug: nothing is written and the code
-is ``INTERNAL`` (the one code beyond the document's four).
+is ``INTERNAL``. A store another process keeps locked past the busy timeout,
+or a read-only one, is ``UNAVAILABLE``: nothing was written, retry later.
+These two are the codes beyond the document's four. Arguments given as JSON
+text go through the wire parser (size, depth, 64-bit integers, finite numbers),
+so no value reaching a tool can overflow SQLite. ``field`` names the argument
+a refusal is about, so traces can say which without quoting it.
 """
 
 from __future__ import annotations
@@ -24,9 +29,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from robot_skills.model.config import describe, json_object
+from robot_skills.model import wire
+from robot_skills.model.config import describe
 from robot_skills.records.errors import ToolError, not_found, validation
 from robot_skills.records.store import Store
+from robot_skills.runtime.database import StoreUnavailableError
 
 ArgsT = TypeVar('ArgsT', bound=BaseModel)
 
@@ -146,6 +153,7 @@ class Result:
     code: str = ''
     result: dict = field(default_factory=dict)
     error: str = ''
+    field: str = ''          # the argument a refusal is about ('' when none is)
 
     def to_json(self) -> str:
         return json.dumps(self.result, ensure_ascii=False, default=str)
@@ -155,8 +163,10 @@ class Records:
     """The Python API: ``Records(store).call('create_pair', {...})``."""
 
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None,
-                 new_id: Callable[[str], str] | None = None) -> None:
+                 new_id: Callable[[str], str] | None = None,
+                 limits: wire.Limits = wire.LIMITS) -> None:
         self.context = Context(store)
+        self.limits = limits
         if clock is not None:
             self.context.clock = clock
         if new_id is not None:
@@ -169,18 +179,21 @@ class Records:
                                                      f'{", ".join(sorted(TOOLS))}')
         data: Any = arguments
         try:
-            data = _object(arguments)
+            data = self._object(arguments)
             args = found.args.model_validate(data)
+        except wire.WireError as error:
+            return Result(False, 'VALIDATION', error=str(error), field=error.field)
         except ValidationError as error:
-            return Result(False, 'VALIDATION', error='; '.join(describe(error, data)))
-        except ToolError as error:
-            return _refused(error)
+            return Result(False, 'VALIDATION', error='; '.join(describe(error, data)),
+                          field=_location(error))
         try:
             with self.context.store.write():       # a refusal rolls back what the tool wrote
                 value = found.run(self.context, args)
                 checked = found.result.model_validate(value)
         except ToolError as error:
             return _refused(error)
+        except StoreUnavailableError as error:
+            return Result(False, 'UNAVAILABLE', error=f'nothing was written: {error}; retry')
         except sqlite3.IntegrityError as error:      # the schema's own guard of a final state
             return Result(False, 'CONFLICT', error=str(error))
         except ValidationError as error:
@@ -189,16 +202,19 @@ class Records:
         return Result(True, result=checked.model_dump(mode='json', exclude_unset=True,
                                                      by_alias=True))
 
+    def _object(self, arguments: dict | str | None) -> dict:
+        """The arguments as an object: JSON text through the wire parser, a dict checked."""
+        if isinstance(arguments, dict):
+            return wire.checked(arguments, 'args_json', self.limits)
+        return wire.json_object(arguments or '', 'args_json', self.limits)
+
 
 def _refused(error: ToolError) -> Result:
     return Result(False, error.code, {'shortfall': error.shortfall} if error.shortfall else {},
                   error.message)
 
 
-def _object(arguments: dict | str | None) -> dict:
-    if isinstance(arguments, dict):
-        return arguments
-    try:
-        return json_object(arguments or '', 'args_json')
-    except ValueError as error:
-        raise validation(str(error)) from error
+def _location(error: ValidationError) -> str:
+    """The argument the first problem is about (``args_json.since``)."""
+    first = error.errors()[0]['loc']
+    return 'args_json' + ''.join(f'[{p}]' if isinstance(p, int) else f'.{p}' for p in first)

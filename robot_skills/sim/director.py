@@ -32,7 +32,7 @@ from robot_skills.sim.scenario import Observed, Scenario, Step, check
 from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareCommand,
                                          LearningRequest, RemoteMessage, RoutingDecision,
                                          SkillEvent, TextReply)
-from robot_skills.records.node import QOS as RECORDS_QOS
+from robot_skills.runtime.guard import DEEP_QOS
 from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, TaStep
 
 RELIABLE = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
@@ -104,7 +104,7 @@ class Director(Node):
                        self.create_client(TaStep, f'{ns}/discussion/ta_step',
                                           callback_group=self._group),
                        self.create_client(RecordsCall, f'{ns}/records/call',
-                                          qos_profile=RECORDS_QOS, callback_group=self._group))
+                                          qos_profile=DEEP_QOS, callback_group=self._group))
         self.create_subscription(RoutingDecision, f'{ns}/coordinator/decisions',
                                  lambda m: self._on_decision(robot, m), RELIABLE,
                                  callback_group=self._group)

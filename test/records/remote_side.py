@@ -5,7 +5,7 @@ import sys
 import rclpy
 from rclpy.node import Node
 
-from robot_skills.records.node import QOS
+from robot_skills.runtime.guard import DEEP_QOS as QOS
 from robot_skills_interfaces.srv import RecordsCall
 
 

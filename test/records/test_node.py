@@ -37,7 +37,7 @@ def test_tools_over_ros(ros, tmp_path):
         json.loads(made.result_json)['pair_id']
     bad = client.ros.wait(client.client.call_async(RecordsCall.Request(tool='create_pair',
                                                                        args_json='{oops')))
-    assert (bad.ok, bad.code) == (False, 'VALIDATION') and 'args_json is not JSON' in bad.error
+    assert (bad.ok, bad.code) == (False, 'VALIDATION') and 'args_json: not valid JSON' in bad.error
     traced = ros.until(lambda: [json.loads(e.detail_json)['code'] for e in client.events.messages
                                 if e.kind == 'call' and e.state == 'create_pair'][1:],
                        what='refusals traced')

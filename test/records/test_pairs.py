@@ -62,8 +62,12 @@ def test_a_call_without_pair_id_uses_the_one_active_pair(desk):
 
 
 @pytest.mark.parametrize('arguments, message', [
-    ('not json', 'args_json is not JSON'),
-    ('[1, 2]', 'args_json must be a JSON object, not list'),
+    ('not json', 'args_json: not valid JSON'),
+    ('[1, 2]', 'args_json: must be a JSON object, not an array'),
+    ('[' * 1000, 'args_json: nested deeper than 32 levels'),
+    ('{"learner_id": "l1", "display_name": "林", "n": 9223372036854775808}',
+     'args_json.n: integer beyond the signed 64-bit range'),
+    ('{"learner_id": "l1", "display_name": NaN}', 'NaN is not a JSON number'),
     ('{"learner_id": "l1", "display_name": "林", "extra": 1}', "field 'extra'"),
     ('{"learner_id": "", "display_name": "林"}', "field 'learner_id'"),
 ])
