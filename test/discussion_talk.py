@@ -44,16 +44,21 @@ class Talk:
         self.core = TaCore(lexicon(), policy)
         self.session: Session = self.core.open('s', pack or material())
         self.turns = 0
+        self.history: list[bool] = []     # per body turn: the TA spoke it (the whole session)
 
     def say(self, *texts: str, role: str = 'student') -> Step:
         """Turns by three speakers in rotation, then a refresh."""
         for text in texts:
             self.core.hear(self.session, Turn(role, f'{role}{self.turns % 3}', text))
+            self.history.append(False)
             self.turns += 1
         return self.core.refresh(self.session)
 
     def discuss(self) -> Step:
-        return self.core.discuss(self.session, self.core.draft(self.session))
+        step = self.core.discuss(self.session, self.core.draft(self.session))
+        if step.utterance:
+            self.history.append(True)
+        return step
 
     def play(self, texts: Iterable[str]) -> list[Step]:
         """Each text, then a refresh, then discuss whenever the card says should_speak."""

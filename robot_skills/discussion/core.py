@@ -19,22 +19,31 @@ packet's) when given, else the one this session produced last. Its pending
 questions order the must-discuss points the TA looks at, and questions it
 carries that the material does not know are kept until a student's turn
 answers them.
+
+A session's memory is bounded (the digest's ``KEEP``): the student turns read
+for answers are the last ``SINCE_CARD`` since the previous card (an
+orchestrator refreshes after every turn), and the turn ids remembered for
+deduplication are the last ``TURN_IDS`` (a replay older than that counts again).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from robot_skills.discussion.card import DiscussAnswer, PlanAnswer, RefreshAnswer, StateCard
 from robot_skills.discussion.detectors import Finding, Policy, findings
 from robot_skills.discussion.history import HOW_TO, Digest, Turn
-from robot_skills.discussion.limits import may_speak
+from robot_skills.discussion.limits import WINDOW, limit
 from robot_skills.discussion.material import Lexicon, Material
 from robot_skills.discussion.utterance import compose, context, problems
 from robot_skills.language.text import bigram_share, fold
 
 ANSWERED_SHARE = 0.5
 SILENT = 'students_can_continue'
+SINCE_CARD = 64
+TURN_IDS = 4096
 
 
 @dataclass
@@ -43,8 +52,17 @@ class Session:
     material: Material
     digest: Digest
     card: StateCard | None = None
-    since_card: list[str] = field(default_factory=list)   # folded student turns since
-    turn_ids: set[str] = field(default_factory=set)
+    since_card: deque[str] = field(default_factory=lambda: deque(maxlen=SINCE_CARD))
+    turn_ids: OrderedDict[str, None] = field(default_factory=OrderedDict)
+
+    def seen(self, turn_id: str) -> bool:
+        return turn_id in self.turn_ids
+
+    def remember(self, turn_id: str) -> None:
+        """Remember a turn id (the last ``TURN_IDS`` of them)."""
+        self.turn_ids[turn_id] = None
+        while len(self.turn_ids) > TURN_IDS:
+            self.turn_ids.popitem(last=False)
 
 
 @dataclass(frozen=True)
@@ -82,9 +100,9 @@ class TaCore:
     def hear(self, session: Session, turn: Turn, turn_id: str = '') -> bool:
         """Add a turn to the history; False for a turn id seen before (counted once)."""
         if turn_id:
-            if turn_id in session.turn_ids:
+            if session.seen(turn_id):
                 return False
-            session.turn_ids.add(turn_id)
+            session.remember(turn_id)
         session.digest.add(turn)
         if turn.is_body and turn.role in ('student', 'peer'):
             session.since_card.append(fold(turn.text))
@@ -105,7 +123,7 @@ class TaCore:
         previous = previous or session.card
         order = self._order(session, previous)
         found = findings(session.material, session.digest, self.policy, order)
-        limit = may_speak(session.digest.ta)
+        limit = _limit(session.digest)
         reason = (f'limit:{limit}' if limit else found[0].reason) if found else SILENT
         card = self._card(session, previous, bool(found) and not limit, order)
         return Step(RefreshAnswer(state_card=card).model_dump(), reason,
@@ -114,7 +132,7 @@ class TaCore:
     def draft(self, session: Session, previous: StateCard | None = None) -> Draft:
         previous = previous or session.card
         order = self._order(session, previous)
-        limit = may_speak(session.digest.ta)
+        limit = _limit(session.digest)
         if limit:
             return Draft(previous, order, None, f'limit:{limit}')
         found = findings(session.material, session.digest, self.policy, order)
@@ -127,7 +145,7 @@ class TaCore:
 
     def discuss(self, session: Session, draft: Draft, candidate: str = '') -> Step:
         """Speak ``draft`` (or a rule-abiding ``candidate``) if the limits still allow it."""
-        limit = may_speak(session.digest.ta)
+        limit = _limit(session.digest)
         finding, reason = draft.finding, f'limit:{limit}' if limit else draft.reason
         rejected = tuple(problems(candidate, session.material, self.lexicon,
                                   finding.blocking)) if candidate and finding else ()
@@ -171,7 +189,8 @@ class TaCore:
                          should_speak=should_speak,
                          can_end_discussion=everything_covered and not pending
                          and session.digest.compared)
-        session.card, session.since_card = card, []
+        session.card = card
+        session.since_card.clear()
         return card
 
     def _order(self, session: Session, previous: StateCard | None) -> tuple[str, ...]:
@@ -187,7 +206,11 @@ class TaCore:
                 *(p.question for p in material.must_discuss)}
 
 
-def _answered(question: str, turns: list[str]) -> bool:
+def _limit(digest: Digest) -> str:
+    return limit(digest.body, digest.ta_count, digest.ta.last(WINDOW - 1))
+
+
+def _answered(question: str, turns: Iterable[str]) -> bool:
     """A student's turn since the last card shares most of the question's wording."""
     folded = fold(question)
     return any(bigram_share(folded, turn) >= ANSWERED_SHARE for turn in turns)

@@ -64,8 +64,7 @@ def misreading(material: Material, digest: Digest, policy: Policy) -> Finding | 
 
 def stalled(digest: Digest, policy: Policy) -> bool:
     """The last ``stall_turns`` student/peer turns since the TA last spoke brought nothing new."""
-    start = digest.first_voice_after(digest.last_ta)
-    recent = digest.new[start:]
+    recent = digest.new.since(digest.first_voice_after(digest.last_ta))
     return len(recent) >= policy.stall_turns and not any(recent[-policy.stall_turns:])
 
 
@@ -89,9 +88,9 @@ def abstract(digest: Digest, policy: Policy) -> Finding | None:
     Counted since the TA last raised "怎么做", so one push is followed by a
     full window of the students' own turns.
     """
-    start = digest.first_voice_after(digest.raised.get(HOW_TO, -1))
-    window = slice(max(start, len(digest.voices) - policy.abstract_turns), None)
-    acting, judging = digest.action[window], digest.abstract[window]
+    start = max(digest.first_voice_after(digest.raised.get(HOW_TO, -1)),
+                len(digest.voices) - policy.abstract_turns)
+    acting, judging = digest.action.since(start), digest.abstract.since(start)
     if len(acting) < policy.abstract_turns or any(acting):
         return None
     return Finding('abstract', HOW_TO) if 2 * sum(judging) >= len(judging) else None

@@ -7,13 +7,25 @@ are kept up to date as each turn arrives instead of rescanning thousands of
 turns. Only body turns count. Only students and peers ("学生或同伴") cover
 points, correct misreadings and propose actions; the TA's own turns record
 which gap it raised; teachers and moderators count for the limits only.
+
+Memory is bounded whatever the length of a session: what is per turn is kept
+for the last ``KEEP`` turns only (``Tail``), and what is summed is a counter
+(body turns, TA turns, concrete proposals). No decision changes because of
+it: every detector compares a count of recent turns with a threshold of at
+most ``MAX_THRESHOLD`` turns (the node's parameter ranges), and ``KEEP`` is
+larger, so a count that reaches past the kept window is already past any
+threshold. Novelty is judged against the last ``MAX_BIGRAMS`` distinct word
+pairs heard.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import OrderedDict, deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from robot_skills.discussion.material import Lexicon, Material
 from robot_skills.language.text import fold
@@ -22,6 +34,47 @@ ROLES = ('student', 'peer', 'ta', 'teacher', 'moderator')
 VOICES = frozenset({'student', 'peer'})
 HOW_TO = 'how_to'          # the gap "怎么做", raised like a material item
 CONTENT = re.compile(r'[\w\u4e00-\u9fff%]')
+MAX_THRESHOLD = 500        # the largest turn count a detector parameter may take
+KEEP = 1024                # per-turn facts kept (> MAX_THRESHOLD: decisions stay exact)
+MAX_BIGRAMS = 20_000
+T = TypeVar('T')
+
+
+class Tail(Generic[T]):
+    """The last ``keep`` items of a sequence that only grows, with its whole length.
+
+    ``len`` counts every item ever appended; ``since(n)`` gives the kept items
+    from absolute position ``n`` on (the oldest kept one when ``n`` is older).
+    """
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self._items: deque[T] = deque(maxlen=keep)
+        self.dropped = 0
+
+    def append(self, item: T) -> None:
+        if len(self._items) == self._items.maxlen:
+            self.dropped += 1
+        self._items.append(item)
+
+    def __len__(self) -> int:
+        return self.dropped + len(self._items)
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        return list(self._items) == list(other) if isinstance(other, (list, Tail)) else False
+
+    def since(self, position: int) -> list[T]:
+        start = max(position - self.dropped, 0)
+        return [self._items[n] for n in range(start, len(self._items))]
+
+    def last(self, count: int) -> list[T]:
+        return list(self._items)[-count:] if count > 0 else []
+
+    def bisect(self, value: T) -> int:
+        """The absolute position where ``value`` would go (kept items are sorted)."""
+        return self.dropped + bisect_right(self._items, value)  # type: ignore[type-var]
 
 
 @dataclass(frozen=True)
@@ -50,20 +103,22 @@ class Digest:
     material: Material
     lexicon: Lexicon
     novel_bigrams: int = 3
-    ta: list[bool] = field(default_factory=list)        # per body turn: the TA spoke it
-    voices: list[int] = field(default_factory=list)     # body indices of student/peer turns
-    new: list[bool] = field(default_factory=list)       # per voice: brought new content
-    action: list[bool] = field(default_factory=list)    # per voice: proposed a concrete action
-    abstract: list[bool] = field(default_factory=list)  # per voice: a value judgement
+    ta: Tail[bool] = field(default_factory=Tail)        # per body turn: the TA spoke it
+    ta_count: int = 0                                   # TA body turns in the whole session
+    voices: Tail[int] = field(default_factory=Tail)     # body indices of student/peer turns
+    new: Tail[bool] = field(default_factory=Tail)       # per voice: brought new content
+    action: Tail[bool] = field(default_factory=Tail)    # per voice: proposed a concrete action
+    abstract: Tail[bool] = field(default_factory=Tail)  # per voice: a value judgement
     covered: dict[str, int] = field(default_factory=dict)
     touched: dict[str, int] = field(default_factory=dict)
     misread: dict[str, Standing] = field(default_factory=dict)
     sides: dict[str, set[int]] = field(default_factory=dict)
     settled: set[str] = field(default_factory=set)
-    concrete: list[tuple[int, str]] = field(default_factory=list)
+    concrete: int = 0                                   # concrete proposals heard
+    proposers: set[str] = field(default_factory=set)    # who proposed (two are enough)
     compared: bool = False
     raised: dict[str, int] = field(default_factory=dict)
-    bigrams: set[str] = field(default_factory=set)
+    bigrams: OrderedDict[str, None] = field(default_factory=OrderedDict)
     last_ta: int = -1
 
     @property
@@ -72,7 +127,7 @@ class Digest:
 
     def first_voice_after(self, index: int) -> int:
         """The position in ``voices`` of the first student/peer turn after body turn ``index``."""
-        return bisect_right(self.voices, index)
+        return self.voices.bisect(index)
 
     def voices_after(self, index: int) -> int:
         """How many student/peer turns came after body turn ``index``."""
@@ -84,6 +139,7 @@ class Digest:
         index = self.body
         self.ta.append(turn.role == 'ta')
         if turn.role == 'ta':
+            self.ta_count += 1
             self.last_ta = index
             if turn.gap:
                 self.raised[turn.gap] = index
@@ -107,9 +163,10 @@ class Digest:
         self._conflicts(index, text, comparing)
         acting = any(cue in text for cue in words.action_cues)
         if acting:
-            self.concrete.append((index, turn.speaker))
-        speakers = {speaker for _, speaker in self.concrete}
-        self.compared |= comparing and len(self.concrete) >= 2 and len(speakers) >= 2
+            self.concrete += 1
+            if len(self.proposers) < 2:
+                self.proposers.add(turn.speaker)
+        self.compared |= comparing and self.concrete >= 2 and len(self.proposers) >= 2
         fresh = self._fresh_bigrams(text)
         self.voices.append(index)
         self.new.append(touched_new or fresh >= self.novel_bigrams)
@@ -144,8 +201,12 @@ class Digest:
             text = text.replace(filler, ' ')
         grams = {text[i:i + 2] for i in range(len(text) - 1)
                  if CONTENT.match(text[i]) and CONTENT.match(text[i + 1])}
-        fresh = len(grams - self.bigrams)
-        self.bigrams |= grams
+        fresh = sum(1 for gram in grams if gram not in self.bigrams)
+        for gram in grams:
+            self.bigrams[gram] = None
+            self.bigrams.move_to_end(gram)
+        while len(self.bigrams) > MAX_BIGRAMS:
+            self.bigrams.popitem(last=False)
         return fresh
 
 

@@ -23,10 +23,15 @@ def may_speak(ta_turns: Sequence[bool]) -> str:
 
     ``ta_turns``: for each body turn so far, whether the TA spoke it.
     """
-    total, ta = len(ta_turns), sum(ta_turns)
-    if ta_turns and ta_turns[-1]:
+    return limit(len(ta_turns), sum(ta_turns), ta_turns[-(WINDOW - 1):])
+
+
+def limit(total: int, ta: int, recent: Sequence[bool]) -> str:
+    """``may_speak`` from counters: ``total`` body turns, ``ta`` of them the TA's, and the
+    flags of the last ``WINDOW - 1`` body turns (a session keeps no longer history)."""
+    if recent and recent[-1]:
         return 'consecutive'
-    if any(ta_turns[-(WINDOW - 1):]):
+    if any(recent[-(WINDOW - 1):]):
         return 'window'
     if (ta + 1) * 100 > SHARE_PERCENT * (total + 1):
         return 'share'

@@ -1,15 +1,20 @@
 """pbl_ta: the PBL discussion teaching assistant (003) as a ROS node.
 
-Subscribes ``discussion/turns`` (DiscussionTurn) and publishes its own body
-turns there. Services: ``discussion/open`` (OpenDiscussion) opens a session
-with a material pack of ``config/discussions/`` or an inline one;
+Subscribes ``discussion/turns`` (DiscussionTurn, a deep queue) and publishes
+its own body turns there. Services: ``discussion/open`` (OpenDiscussion) opens
+a session with a material pack of the configured ``discussions_dir`` (by name,
+or a path inside that folder: a path outside it is refused without being read)
+or an inline one (``material_yaml``, through the wire parser);
 ``discussion/ta_step`` (TaStep) answers plan / discuss / refresh with exactly
 the document's JSON. With ``robot_namespace`` set (e.g. ``/tianyi``), each TA
 body turn is also spoken through that robot's ``tts/speak``. With
 ``llm_base_url`` set, an OpenAI-compatible endpoint may reword an utterance
 on a worker thread; its answer is used only if it passes the same rules.
 Every refusal (unknown session, bad role, bad previous card, a pack that
-breaks the rules) is answered, logged and traced on ``skill_events``.
+breaks the rules) is answered, logged and traced on ``skill_events``. Traces
+carry ids, roles, lengths and decisions, never the students' words (a state
+card is traced by its flags and the number of pending questions). A turn
+longer than the transport cap still counts for the limits (read truncated).
 
 Parameters (read only): ``lexicon_file``, ``discussions_dir``,
 ``robot_namespace``, ``ta_id``, the detector thresholds
@@ -28,10 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.node import Node
-from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 
 from robot_skills.discussion.card import StateCard
@@ -42,21 +44,22 @@ from robot_skills.discussion.material import Lexicon, Material
 from robot_skills.discussion.provider import UtteranceWriter
 from robot_skills.discussion.utterance import material_problems
 from robot_skills.model.commands import Device, Speak
-from robot_skills.model.config import ConfigError, describe, load, parse
+from robot_skills.model import wire
+from robot_skills.model.config import ConfigError, load, parse
 from robot_skills.runtime import paths
 from robot_skills.runtime.chat import ChatEndpoint, ChatError
 from robot_skills.runtime.entry import run
+from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.robot import Robot, Timeouts
-from robot_skills.runtime.tracing import Tracer, to_json
+from robot_skills.runtime.tracing import to_json
 from robot_skills_interfaces.msg import DiscussionTurn
 from robot_skills_interfaces.srv import OpenDiscussion, TaStep
 
-QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 SKILL = 'pbl_ta'
 MODES = ('plan', 'discuss', 'refresh')
 TIMEOUTS = Timeouts(acceptance=2.0, result=60.0)
-MAX_INLINE_PACK = 200_000
+PACK_SUFFIXES = ('.yaml', '.yml', '.json')
 
 
 @dataclass(frozen=True)
@@ -110,12 +113,13 @@ def checked(pack: Material, lexicon: Lexicon, source: Path | str) -> Material:
     return pack
 
 
-class PblTa(Node):
+class PblTa(GuardedNode):
     """The discussion TA node (see the module docstring)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__('pbl_ta', **kwargs)
+        super().__init__('pbl_ta', SKILL, **kwargs)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='ta-writer')
+        self.on_destroy(lambda: self._pool.shutdown(wait=False, cancel_futures=True))
         value = self.value = Settings(self, TaSettings).value
         self.lexicon = load(value.lexicon_file, Lexicon)
         self.packs = load_packs(value.discussions_dir, self.lexicon)
@@ -124,16 +128,15 @@ class PblTa(Node):
             value.abstract_turns, max_pending=value.max_pending), value.ta_id)
         self.sessions: dict[str, Session] = {}
         self._ids = itertools.count(1)
-        self.tracer = Tracer(self, SKILL)
         # Steps are taken one at a time and may wait (for a turn, for the LLM), while turns
         # keep arriving in their own group; the lock guards the sessions both groups share.
         self._lock = threading.Lock()
         self._awaited: dict[str, list[Future]] = {}
         group, steps = MutuallyExclusiveCallbackGroup(), MutuallyExclusiveCallbackGroup()
         self._group = group
-        self._turns = self.create_publisher(DiscussionTurn, 'discussion/turns', QOS)
-        self.create_subscription(DiscussionTurn, 'discussion/turns', self._on_turn, QOS,
-                                 callback_group=group)
+        self._turns = self.create_publisher(DiscussionTurn, 'discussion/turns', DEEP_QOS)
+        self.create_subscription(DiscussionTurn, 'discussion/turns', self._on_turn, DEEP_QOS,
+                                 callback_group=group, oversize=self._on_oversize)
         self.create_service(OpenDiscussion, 'discussion/open', self._on_open,
                             callback_group=group)
         self.create_service(TaStep, 'discussion/ta_step', self._on_step, callback_group=steps)
@@ -176,24 +179,30 @@ class PblTa(Node):
 
     def _material(self, request: OpenDiscussion.Request) -> Material:
         if bool(request.material) == bool(request.material_yaml):
-            raise ValueError('give exactly one of material (a pack name or path) '
+            raise ValueError('give exactly one of material (a pack name, or a path in the pack '
+                             'folder) '
                              'and material_yaml')
-        if len(request.material_yaml) > MAX_INLINE_PACK:
-            raise ValueError(f'material_yaml is {len(request.material_yaml):,} characters; '
-                             f'a pack is at most {MAX_INLINE_PACK:,} (use a file)')
         if request.material_yaml:
-            pack = checked(parse(request.material_yaml, Material, 'material_yaml'), self.lexicon,
-                           'material_yaml')
-        elif request.material in self.packs:
-            pack = self.packs[request.material]
-        elif request.material.endswith(('.yaml', '.yml', '.json')):
-            pack = load_pack(request.material, self.lexicon)
+            pack = checked(parse(request.material_yaml, Material, 'material_yaml',
+                                 self.guard.limits), self.lexicon, 'material_yaml')
         else:
-            raise ValueError(f'no material pack {request.material!r} '
-                             f'(known: {", ".join(sorted(self.packs)) or "none"})')
+            pack = self._pack(request.material)
         update = {k: v for k, v in (('topic', request.topic),
                                     ('teacher_guidance', request.teacher_guidance)) if v}
         return pack.model_copy(update=update) if update else pack
+
+    def _pack(self, name: str) -> Material:
+        """A pack of the configured folder, by name or by a path inside it; nothing else is
+        read (a path outside the folder is refused before it is opened)."""
+        if name in self.packs:
+            return self.packs[name]
+        folder = Path(self.value.discussions_dir).resolve()
+        path = (folder / name).resolve()
+        if path.suffix in PACK_SUFFIXES and path.is_relative_to(folder) and path.is_file():
+            return load_pack(path, self.lexicon)
+        raise ValueError(f'no material pack {name[:80]!r} in the configured folder (known: '
+                         f'{", ".join(sorted(self.packs)) or "none"}); paths outside it are '
+                         'not read')
 
     def _refuse_open(self, response: OpenDiscussion.Response, session_id: str,
                      error: str) -> OpenDiscussion.Response:
@@ -201,14 +210,23 @@ class PblTa(Node):
         response.ok, response.session_id, response.error = False, session_id, error
         return response
 
+    def _on_oversize(self, msg: DiscussionTurn, field: str, size: int) -> None:
+        """A turn beyond the transport cap still counts: its text is read truncated."""
+        if field != 'text':
+            self.tracer.emit('input_rejected', detail={'field': field, 'size': size})
+            return
+        self._on_turn(msg)
+
     def _on_turn(self, msg: DiscussionTurn) -> None:
         session = self.sessions.get(msg.session_id)
         problem = ('unknown session' if session is None else
                    f'unknown speaker_role {msg.speaker_role!r} (one of {", ".join(ROLES)})'
                    if msg.speaker_role not in ROLES else '')
         if problem or session is None:
-            self.tracer.emit('input_rejected', problem, msg.session_id,
-                             {'turn_id': msg.turn_id, 'speaker_id': msg.speaker_id})
+            self.tracer.emit('input_rejected', 'unknown session' if session is None else
+                             'unknown speaker_role', msg.session_id[:200],
+                             {'turn_id': msg.turn_id[:200], 'role': msg.speaker_role[:40],
+                              'chars': len(msg.text)})
             return
         text = msg.text[:self.value.max_text]
         with self._lock:
@@ -220,7 +238,7 @@ class PblTa(Node):
                 waiting.set_result(True)
         self.tracer.emit('input', 'duplicate' if not fresh else 'heard', msg.session_id, {
             'turn_id': msg.turn_id, 'role': msg.speaker_role, 'body': msg.is_body,
-            'truncated': len(msg.text) > len(text)})
+            'chars': len(msg.text), 'truncated': len(msg.text) > len(text)})
 
     # ---- steps ------------------------------------------------------------------------------
 
@@ -229,17 +247,18 @@ class PblTa(Node):
         session = self.sessions.get(request.session_id)
         try:
             if session is None:
-                raise ValueError(f'no open session {request.session_id!r}: '
+                raise ValueError(f'no open session {request.session_id[:80]!r}: '
                                  'call discussion/open first')
             if request.mode not in MODES:
                 raise ValueError(f'mode must be one of {", ".join(MODES)}, '
-                                 f'not {request.mode!r}')
-            previous = _card(request.previous_state_card_json)
+                                 f'not {request.mode[:80]!r}')
+            previous = _card(request.previous_state_card_json, self.guard.limits)
             if request.last_turn_id and not await self._heard(session, request.last_turn_id):
-                raise ValueError(f'turn {request.last_turn_id!r} was not heard on '
+                raise ValueError(f'turn {request.last_turn_id[:80]!r} was not heard on '
                                  f'discussion/turns within {self.value.turn_wait:g} s')
         except ValueError as error:
-            self.tracer.emit('refused', request.mode, request.session_id, {'error': str(error)})
+            mode = request.mode if request.mode in MODES else 'unknown'
+            self.tracer.emit('refused', mode, request.session_id[:200], {'error': str(error)})
             response.ok, response.error = False, str(error)
             return response
         if request.mode == 'discuss':
@@ -249,15 +268,19 @@ class PblTa(Node):
                 step = (self.core.plan(session) if request.mode == 'plan' else
                         self.core.refresh(session, previous))
         response.ok, response.json, response.reason = True, to_json(step.answer), step.reason
+        card = step.answer.get('state_card', {})
         self.tracer.emit('decision', request.mode, session.session_id, {
             'reason': step.reason, 'gap': step.gap, 'spoke': bool(step.utterance),
-            **step.answer.get('state_card', {}), 'rejected': list(step.rejected)})
+            'pending': len(card.get('pending_questions', ())),
+            'should_speak': card.get('should_speak'),
+            'can_end_discussion': card.get('can_end_discussion'),
+            'rejected': len(step.rejected)})
         return response
 
     async def _heard(self, session: Session, turn_id: str) -> bool:
         """Whether ``turn_id`` was heard, waiting for it up to ``turn_wait`` (no polling)."""
         with self._lock:
-            if turn_id in session.turn_ids:
+            if session.seen(turn_id):
                 return True
             heard: Future = Future()
             self._awaited.setdefault(turn_id, []).append(heard)
@@ -305,7 +328,7 @@ class PblTa(Node):
     def _spoken(self, session: Session, text: str) -> None:
         """Publish the TA's body turn, and say it through the robot when configured."""
         turn_id = f'{session.session_id}-ta-{session.digest.body}'
-        session.turn_ids.add(turn_id)   # the echo of our own turn is not a second turn
+        session.remember(turn_id)   # the echo of our own turn is not a second turn
         self._turns.publish(DiscussionTurn(
             stamp=self.get_clock().now().to_msg(), session_id=session.session_id,
             speaker_role='ta', speaker_id=self.value.ta_id, text=text, is_body=True,
@@ -317,19 +340,13 @@ class PblTa(Node):
             'spoken', f.result()[0].status.value, session.session_id,
             {'turn_id': turn_id, 'reason': f.result()[0].reason}))
 
-    def destroy_node(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        super().destroy_node()
 
-
-def _card(raw: str) -> StateCard | None:
+def _card(raw: str, limits: wire.Limits) -> StateCard | None:
     """The role packet's previous state card ('' = none), or a ValueError naming the field."""
     if not raw.strip():
         return None
-    try:
-        return StateCard.model_validate_json(raw)
-    except ValidationError as error:
-        raise ValueError('previous_state_card_json: ' + '; '.join(describe(error))) from error
+    field = 'previous_state_card_json'
+    return wire.model(wire.json_value(raw, field, limits), StateCard, field)
 
 
 def main(args: list[str] | None = None) -> int:

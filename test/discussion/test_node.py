@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -110,18 +111,47 @@ def test_an_inline_pack_and_overrides(rig):
 
 
 @pytest.mark.parametrize('fields, error', [
-    ({'material': 'no_such_pack'}, "no material pack 'no_such_pack' (known: community_waste)"),
+    ({'material': 'no_such_pack'},
+     "no material pack 'no_such_pack' in the configured folder (known: community_waste)"),
     ({}, 'give exactly one of material'),
     ({'material': 'community_waste', 'material_yaml': 'topic: x'}, 'give exactly one'),
     ({'material_yaml': '{: not yaml'}, 'material_yaml: not valid YAML'),
     ({'material_yaml': 'topic: 空的'}, "field 'must_discuss'"),
-    ({'material': '/nonexistent/pack.yaml'}, 'cannot read'),
-    ({'material_yaml': 'topic: x\n' + '#' * 300_000}, 'a pack is at most 200,000'),
+    ({'material': '/nonexistent/pack.yaml'}, 'paths outside it are not read'),
+    ({'material_yaml': '[' * 1000}, 'material_yaml: nested deeper than 32 levels'),
+    ({'material_yaml': 'a: &x [1]\nb: *x'}, 'anchors and aliases are not accepted'),
 ])
 def test_a_bad_open_is_refused_and_traced(rig, fields, error):
     refused = rig.open(**fields)
     assert not refused.ok and error in refused.error
     rig.ros.until(lambda: rig.traced('refused'), what='the refusal traced')
+
+
+def test_a_pack_beyond_the_transport_cap_is_refused_naming_the_field(rig):
+    refused = rig.open(material_yaml='topic: x\n' + '#' * 300_000)
+    assert not refused.ok and refused.error.startswith('material_yaml: 300,')
+    assert 'at most 100,000' in refused.error
+    rig.ros.until(lambda: rig.traced('input_rejected'), what='the refusal traced')
+
+
+def test_a_pack_is_read_only_from_the_pack_folder(rig, tmp_path):
+    """A path outside the configured folder (directly, by .., or by a link) is never read."""
+    secret = 'SECRET-4711'
+    outside = tmp_path / 'outside.yaml'
+    outside.write_text(yaml.safe_dump({**shipped(PACK), 'topic': secret}, allow_unicode=True),
+                       encoding='utf-8')
+    folder = rig.node.value.discussions_dir
+    link = Path(folder) / 'link_outside_test.yaml'
+    link.symlink_to(outside)
+    try:
+        for material in (str(outside), f'../../{outside}', link.name, '/etc/passwd'):
+            refused = rig.open(material=material)
+            assert not refused.ok and 'paths outside it are not read' in refused.error
+            assert secret not in refused.error and 'root:x:' not in refused.error
+        assert rig.open(material='community_waste.yaml').ok      # a file of the folder
+    finally:
+        link.unlink()
+    assert not any(secret in e.detail_json for e in rig.events.messages)
 
 
 def test_a_pack_whose_utterance_breaks_a_rule_is_refused(rig):
@@ -141,7 +171,7 @@ def test_a_session_id_is_opened_once(rig):
     ({'session_id': 'nope', 'mode': 'plan'}, "no open session 'nope'"),
     ({'session_id': 's', 'mode': 'speak'}, 'mode must be one of plan, discuss, refresh'),
     ({'session_id': 's', 'mode': 'refresh', 'previous_state_card_json': '{"should_speak": 1}'},
-     "field 'should_speak': Input should be a valid boolean"),
+     "previous_state_card_json.should_speak: Input should be a valid boolean"),
     ({'session_id': 's', 'mode': 'refresh', 'previous_state_card_json': 'not json'},
      'previous_state_card_json'),
     ({'session_id': 's', 'mode': 'refresh', 'previous_state_card_json': json.dumps(
@@ -163,8 +193,8 @@ def test_bad_turns_are_rejected_and_huge_ones_truncated(rig):
     rig.step('s', 'refresh', after=last)
     rejected = [json.loads(e.detail_json) for e in rig.traced('input_rejected')]
     assert [e.state for e in rig.traced('input_rejected')][:1] == ['unknown session']
-    assert len(rejected) == 2 and "unknown speaker_role 'intruder'" in \
-        rig.traced('input_rejected')[1].state
+    assert len(rejected) == 2 and rig.traced('input_rejected')[1].state == 'unknown speaker_role'
+    assert rejected[1]['role'] == 'intruder'
     heard = [json.loads(e.detail_json) for e in rig.traced('input')]
     assert heard[-1]['truncated'] is True
     assert rig.node.sessions['s'].digest.body == 1
@@ -205,7 +235,7 @@ def test_an_llm_rewording_is_checked_before_use(ros):
         assert '介入原因：misreading' in stub.requests[0]['messages'][1]['content']
         decisions = [json.loads(e.detail_json) for e in rig.traced('decision')
                      if e.state == 'discuss']
-        assert decisions[0]['rejected'] and decisions[1]['rejected'] == []
+        assert decisions[0]['rejected'] and decisions[1]['rejected'] == 0
     finally:
         stub.close()
 
