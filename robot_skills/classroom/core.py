@@ -198,7 +198,7 @@ class ClassroomCore:
         if course.phase == 'asking' and course.awaiting_state in ('awaiting_mode_confirmation',
                                                                   'awaiting_topic'):
             return self._set(state, replace(course, answer_early=text),   # still asking
-                             [Trace('answer_early', detail={'text': text})])
+                             [Trace('answer_early', detail={'chars': len(text)})])
         if course.awaiting_state == 'awaiting_mode_confirmation':
             return self._mode_reply(state, text)
         if course.awaiting_state == 'awaiting_topic':
@@ -206,12 +206,12 @@ class ClassroomCore:
         if course.awaiting_state == 'awaiting_answer':
             if course.phase in ('question', 'reask', 'off_topic'):   # still speaking: keep it
                 return self._set(state, replace(course, answer_early=text),
-                                 [Trace('answer_early', detail={'text': text})])
+                                 [Trace('answer_early', detail={'chars': len(text)})])
             return self._answer(state, text)
         return self._ignore(state, f'busy with {course.phase}', text)
 
     def _ignore(self, state: ClassroomState, why: str, text: str = '') -> Step[ClassroomState]:
-        return Step(state, (Trace('ignored', detail={'why': why, 'text': text}),))
+        return Step(state, (Trace('ignored', detail={'why': why, 'chars': len(text)}),))
 
     # ---- requests -----------------------------------------------------------------------
 
@@ -224,13 +224,13 @@ class ClassroomCore:
         if 'tts/speak' in state.missing:
             return Step(state, (Trace('refused', detail={
                 'why': 'no tts/speak on this robot: a lesson cannot be given',
-                'request': text}),))
+                'chars': len(text)}),))
         course = Course(state.lessons + 1, minutes=request.minutes or DEFAULT_MINUTES,
                         points=request.points or DEFAULT_POINTS, asked_mode=request.mode,
                         number_gesture_disabled=any(d in state.missing
                                                     for d in ('arm/move_pos', 'hand')))
         state = replace(state, lessons=course.number)
-        trace = Trace('request', detail={'text': text, 'topic': request.topic,
+        trace = Trace('request', detail={'chars': len(text), 'topic': request.topic,
                                          'other_topic': request.other_topic,
                                          'mode': request.mode, 'minutes': request.minutes,
                                          'points': request.points})
@@ -411,7 +411,7 @@ class ClassroomCore:
         point = course.plan.points[course.current_point - 1].point
         assert course.lesson is not None
         grade = self.grader.grade(text, point, course.last_speech, course.lesson.vocabulary())
-        trace = Trace('graded', detail={'point': course.current_point, 'answer': text,
+        trace = Trace('graded', detail={'point': course.current_point, 'chars': len(text),
                                         'tier': grade.tier, 'hit': list(grade.hit),
                                         'why': grade.why, 'asks': grade.asks})
         feedback = Feedback(self.phrases, point)

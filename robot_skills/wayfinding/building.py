@@ -42,6 +42,7 @@ class Phrases(Strict):
     clarify_floor: str
     clarify_name: str
     stop: str
+    busy: str
 
 
 class Location(Strict):

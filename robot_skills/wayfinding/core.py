@@ -12,6 +12,12 @@ never deactivates; after every turn it simply waits for the next input.
 Voice counts only with the wake word (``kws_triggered``); remote text always
 counts. A clarification question leaves its query pending for
 ``clarification_timeout`` seconds; the next turn completes it.
+
+Input waiting for its turn is bounded: at most ``max_pending`` utterances
+wait. Past that, the oldest waiting voice question is dropped (traced
+``input_dropped``: a person in front of the robot asks again); when only remote
+messages wait, the oldest one is dropped with a reply (phrase ``busy``), so a
+remote visitor is never left without an answer.
 """
 
 from __future__ import annotations
@@ -60,10 +66,12 @@ class WayfindingCore:
 
     skill = 'wayfinding_guide'
 
-    def __init__(self, building: Building, clarification_timeout: float) -> None:
+    def __init__(self, building: Building, clarification_timeout: float,
+                 max_pending: int = 5) -> None:
         self.resolver = Resolver(building)
         self.composer = Composer(building, self.resolver.index)
         self.clarification_timeout = clarification_timeout
+        self.max_pending = max_pending
 
     def initial(self) -> GuideState:
         return GuideState()
@@ -100,14 +108,31 @@ class WayfindingCore:
         if self.resolver.is_stop(text):
             return self._stop(state, utterance)
         if state.flow is not None:
-            return Step(replace(state, waiting=(*state.waiting, utterance)),
-                        (Trace('queued', detail={'utterance_id': utterance.utterance_id,
-                                                 'behind_turn': state.flow.turn}),))
+            return self._queue(state, utterance)
         query = self.resolver.read(text)
         if state.pending is not None:
             query = query.answering(state.pending)
         answer = self.composer.answer(self.resolver.resolve(query))
-        return self._begin(state, utterance, answer, {'heard': text})
+        return self._begin(state, utterance, answer, {'chars': len(text)})
+
+    def _queue(self, state: GuideState, utterance: Utterance) -> Step[GuideState]:
+        """Wait behind the current flow; a full queue sheds its oldest voice input first."""
+        assert state.flow is not None
+        waiting = (*state.waiting, utterance)
+        effects: list[Effect] = [Trace('queued', detail={
+            'utterance_id': utterance.utterance_id, 'behind_turn': state.flow.turn})]
+        if len(waiting) > self.max_pending:
+            voices = [n for n, u in enumerate(waiting) if u.source is not Source.REMOTE]
+            shed = voices[0] if voices else 0
+            dropped = waiting[shed]
+            waiting = waiting[:shed] + waiting[shed + 1:]
+            effects.append(Trace('input_dropped', detail={
+                'utterance_id': dropped.utterance_id, 'source': dropped.source,
+                'why': f'more than {self.max_pending} waiting'}))
+            if dropped.source is Source.REMOTE:
+                effects.append(Reply(dropped.utterance_id, dropped.sender_id,
+                                     self.resolver.building.phrases.busy))
+        return Step(replace(state, waiting=waiting), tuple(effects))
 
     def _refused(self, state: GuideState, event: Refused) -> Step[GuideState]:
         """Input too long or empty: a person who addressed the robot gets the generic question."""
