@@ -54,14 +54,15 @@ class Session:
     card: StateCard | None = None
     since_card: deque[str] = field(default_factory=lambda: deque(maxlen=SINCE_CARD))
     turn_ids: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    turn_id_limit: int = TURN_IDS
 
     def seen(self, turn_id: str) -> bool:
         return turn_id in self.turn_ids
 
     def remember(self, turn_id: str) -> None:
-        """Remember a turn id (the last ``TURN_IDS`` of them)."""
+        """Remember a turn id (the last ``turn_id_limit`` of them)."""
         self.turn_ids[turn_id] = None
-        while len(self.turn_ids) > TURN_IDS:
+        while len(self.turn_ids) > self.turn_id_limit:
             self.turn_ids.popitem(last=False)
 
 

@@ -119,6 +119,7 @@ class Digest:
     compared: bool = False
     raised: dict[str, int] = field(default_factory=dict)
     bigrams: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    bigram_limit: int = MAX_BIGRAMS
     last_ta: int = -1
 
     @property
@@ -205,7 +206,7 @@ class Digest:
         for gram in grams:
             self.bigrams[gram] = None
             self.bigrams.move_to_end(gram)
-        while len(self.bigrams) > MAX_BIGRAMS:
+        while len(self.bigrams) > self.bigram_limit:
             self.bigrams.popitem(last=False)
         return fresh
 

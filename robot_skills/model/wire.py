@@ -90,8 +90,9 @@ def json_object(text: str, field: str, limits: Limits = LIMITS) -> dict[str, Any
 def yaml_value(text: str, field: str, limits: Limits = LIMITS) -> Any:
     """The YAML (or JSON) value of ``text``, within ``limits``, or a ``WireError``."""
     _size(text, field, limits)
-    loader = _Loader(text, limits)
+    loader = None
     try:
+        loader = _Loader(text, limits)
         value = loader.get_single_data()
     except _TooDeepError:
         raise WireError(field, f'nested deeper than {limits.max_depth} levels') from None
@@ -102,22 +103,32 @@ def yaml_value(text: str, field: str, limits: Limits = LIMITS) -> Any:
         where = f' at line {mark.line + 1}, column {mark.column + 1}' if mark else ''
         raise WireError(field, f'not valid YAML{where}: {error.problem or error.context}'
                         ) from None
+    except yaml.reader.ReaderError as error:
+        raise WireError(field, f'not valid YAML: a control character at position '
+                               f'{error.position}') from None
     except (yaml.YAMLError, RecursionError) as error:
         raise WireError(field, f'not valid YAML: {type(error).__name__}') from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return checked(value, field, limits)
 
 
 def model(value: Any, model_type: type[ModelT], field: str) -> ModelT:
-    """``value`` validated as ``model_type``; errors name ``field`` and the path in it."""
+    """``value`` validated as ``model_type``; errors name ``field`` and the path in it.
+
+    The validated values are checked again: lax validation turns the string
+    ``"99999999999999999999"`` into an integer no store can hold.
+    """
     try:
-        return model_type.model_validate(value)
+        validated = model_type.model_validate(value)
     except ValidationError as error:
         problems = [(_path(item['loc']), item['msg']) for item in error.errors()]
         message = '; '.join(f'{field}{path}: {msg}' for path, msg in problems[:MAX_PROBLEMS])
         path, first = problems[0]
         raise WireError(field, first, path, message) from None
+    checked(validated.model_dump(), field)
+    return validated
 
 
 def _path(location: tuple) -> str:

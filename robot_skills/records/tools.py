@@ -175,12 +175,13 @@ class Records:
     def call(self, name: str, arguments: dict | str | None = None) -> Result:
         found = TOOLS.get(name)
         if found is None:
-            return Result(False, 'VALIDATION', error=f'no tool {name!r}; tools: '
+            return Result(False, 'VALIDATION', error=f'no tool {name[:80]!r}; tools: '
                                                      f'{", ".join(sorted(TOOLS))}')
         data: Any = arguments
         try:
             data = self._object(arguments)
             args = found.args.model_validate(data)
+            wire.checked(args.model_dump(), 'args_json', self.limits)   # after lax coercion
         except wire.WireError as error:
             return Result(False, 'VALIDATION', error=str(error), field=error.field)
         except ValidationError as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from coordinator_talk import Rig
 
 from robot_skills.coordinator.core import Coordinator
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
@@ -38,3 +39,13 @@ def service(coordinator) -> CoordinatorService:
     yield CoordinatorService(coordinator, store, Windows())
     store.close()
 
+
+@pytest.fixture
+def store_path(tmp_path):
+    return tmp_path / 'coordinator.sqlite3'
+
+
+@pytest.fixture
+def rig(ros, store_path):
+    """The coordinator node on a store file, and a probe that talks to it over DDS."""
+    return Rig(ros, store_path)

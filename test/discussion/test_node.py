@@ -9,10 +9,14 @@ import pytest
 import yaml
 from config_files import shipped
 from discussion_talk import PACK
+from hostile import ids, json_texts, per_node, texts
+from hypothesis import given
+from hypothesis import strategies as st
 from llm_stub import Stub
 from rclpy.parameter import Parameter
 from ros_harness import Harness, Recorder
 
+from robot_skills.discussion.history import ROLES
 from robot_skills.discussion.node import PblTa
 from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.model.config import ConfigError
@@ -256,3 +260,44 @@ def test_a_bad_pack_in_the_folder_stops_the_node(ros, tmp_path):
     with pytest.raises(ConfigError) as caught:
         ros.add(PblTa, parameter_overrides=[Parameter('discussions_dir', value=str(tmp_path))])
     assert "broken.yaml: entry misreadings[0] (id 'm_fines')" in str(caught.value)
+
+
+def test_hostile_input_on_every_channel_is_answered_and_the_ta_goes_on(ros):
+    rig = Rig(ros, turn_wait=0.05, max_sessions=10_000)   # 's' is never evicted
+    rig.open(material='community_waste', session_id='s')
+    yamlish = st.one_of(json_texts(), texts(), st.sampled_from([
+        '- ' * 1000 + '1', 'a: &x [1]\nb: *x', 'topic: x\nmust_discuss: 5', '{: x']))
+
+    @per_node
+    @given(st.data())
+    def send(data):
+        channel = data.draw(st.sampled_from(['turn', 'open', 'step']))
+        if channel == 'turn':
+            rig.publisher.publish(DiscussionTurn(
+                session_id=data.draw(st.one_of(st.just('s'), ids())),
+                speaker_role=data.draw(st.one_of(st.sampled_from(ROLES), texts(20))),
+                speaker_id=data.draw(ids()), text=data.draw(texts()),
+                is_body=data.draw(st.booleans()), turn_id=data.draw(ids())))
+        elif channel == 'open':
+            answer = rig.open(session_id=data.draw(ids()),
+                              material=data.draw(st.one_of(st.just(''), texts(60))),
+                              material_yaml=data.draw(st.one_of(st.just(''), yamlish)),
+                              topic=data.draw(texts(40)))
+            assert answer.ok or answer.error
+        else:
+            answer = rig.step(data.draw(st.one_of(st.just('s'), ids())),
+                              data.draw(st.one_of(st.sampled_from(['plan', 'discuss',
+                                                                   'refresh']), texts(20))),
+                              after=data.draw(st.one_of(st.just(''), ids())),
+                              previous=data.draw(st.one_of(st.just(''), json_texts({
+                                  'pending_questions': st.lists(texts(30), max_size=3),
+                                  'should_speak': st.booleans(),
+                                  'can_end_discussion': st.integers()}))))
+            assert answer.ok or answer.error
+        probe = rig.say('s', '我觉得可以先让楼长排班')          # the next input is heard
+        assert rig.step('s', 'refresh', after=probe).ok
+
+    send()
+    assert not rig.traced('error')
+    digest = rig.node.sessions['s'].digest
+    assert digest.ta_count * 5 <= digest.body           # the share limit held throughout

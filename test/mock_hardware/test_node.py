@@ -8,6 +8,9 @@ import time
 from dataclasses import dataclass
 
 import pytest
+from hostile import per_node, texts
+from hypothesis import given
+from hypothesis import strategies as st
 from rcl_interfaces.srv import SetParameters
 from rclpy.action import ActionClient
 from rclpy.node import Node
@@ -20,6 +23,7 @@ from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Command, Control, Device,
                                          Fingers, Hand, HeadGesture, Speak)
 from robot_skills.model.outcomes import Outcome, Status
+from robot_skills.runtime.devices import ACTIONS
 from robot_skills.runtime.robot import Batch, Robot, Timeouts
 from robot_skills_interfaces.action import Speak as SpeakAction
 from robot_skills_interfaces.msg import HardwareCommand
@@ -312,3 +316,44 @@ def test_a_bad_body_file_stops_the_node_with_the_entry_named(ros, tmp_path):
     bad.write_text('arm: {joints: [a], limits: {}, move_seconds: 1}\n', encoding='utf-8')
     with pytest.raises(Exception, match=r"body.yaml: entry arm, field 'joints'"):
         ros.add(MockHardware, parameter_overrides=[Parameter('body_file', value=str(bad))])
+
+
+def test_hostile_goals_are_refused_or_fail_and_the_mock_goes_on(ros):
+    """Any goal anyone sends: rejected, or accepted and ended with a result; never a crash."""
+    mock = ros.add(MockHardware, parameter_overrides=[Parameter('time_scale', value=0.0),
+                                                      Parameter('joint_state_rate', value=0.0)])
+    probe = ros.node()
+    clients = {device: ActionClient(probe, ACTIONS[device].action_type, ACTIONS[device].name)
+               for device in Device}
+    ros.until(lambda: all(c.server_is_ready() for c in clients.values()), what='servers')
+    floats = st.floats(width=32)
+    arrays = st.lists(st.floats(), max_size=12)
+    goals = {
+        Device.TTS: st.builds(SpeakAction.Goal, message=texts(), force=st.booleans()),
+        Device.ARM_GESTURE: st.builds(ACTIONS[Device.ARM_GESTURE].action_type.Goal,
+                                      action=texts(20), side=texts(10),
+                                      cycles=st.integers(-2 ** 31, 2 ** 31 - 1), speed=floats),
+        Device.HEAD_GESTURE: st.builds(ACTIONS[Device.HEAD_GESTURE].action_type.Goal,
+                                       action=texts(20)),
+        Device.ARM: st.builds(ACTIONS[Device.ARM].action_type.Goal, left_positions=arrays,
+                              right_positions=arrays, speed=floats),
+        Device.HAND: st.builds(ACTIONS[Device.HAND].action_type.Goal, action=texts(20),
+                               side=texts(10), **{f: st.integers(-2 ** 31, 2 ** 31 - 1)
+                                                  for f in ('little', 'ring', 'middle', 'index',
+                                                            'thumb_bend', 'thumb_rotation')}),
+    }
+
+    @per_node
+    @given(st.data())
+    def send(data):
+        device = data.draw(st.sampled_from(sorted(goals)))
+        handle = ros.wait(clients[device].send_goal_async(data.draw(goals[device])))
+        if handle.accepted:
+            result = ros.wait(handle.get_result_async()).result
+            assert result.state in ('completed', 'running', 'error', 'cancelled',
+                                    'interrupted')
+        spoken = ros.wait(clients[Device.TTS].send_goal_async(SpeakAction.Goal(message='好')))
+        assert ros.wait(spoken.get_result_async()).result.state in ('completed', 'interrupted')
+
+    send()
+    assert mock.context.ok()

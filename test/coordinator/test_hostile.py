@@ -1,0 +1,165 @@
+"""Issue 12 reproduced against the coordinator: deep JSON, huge numbers, the delete confirmation,
+"这次不要记忆", words in traces, queues, a locked store."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import timedelta
+
+import pytest
+from coordinator_talk import NOW, ask
+
+from robot_skills.coordinator.core import Request
+from robot_skills.coordinator.service import CoordinatorService, Windows
+from robot_skills.coordinator.store import Store
+
+NESTED = '[' * 1000
+DEEP_OBJECT = '{"a":' * 1000 + '1' + '}' * 1000
+HUGE = 2 ** 63
+
+
+@pytest.fixture
+def shared(service):
+    service.consent('l1', '{"crossSkillSharing": true}')
+    return service
+
+
+@pytest.mark.parametrize('raw', [NESTED, DEEP_OBJECT, '{"sessionId": ' + str(HUGE) + '}',
+                                 '{"payload": [NaN]}', '"\\ud800"'])
+def test_a_hostile_handover_is_refused_and_writes_nothing(service, raw):
+    for _ in range(3):                  # resubmitted: still an answer, never a write
+        result = service.handover(raw, NOW)
+        assert not result.accepted and result.errors
+    assert service.store.handovers() == []
+    tables = service.store._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    assert 'handover_failure' not in {row[0] for row in tables}
+
+
+@pytest.mark.parametrize('update', [NESTED, DEEP_OBJECT, '{"crossSkillSharing": ' + str(HUGE) + '}',
+                                    '{"crossSkillSharing": NaN}'])
+def test_a_hostile_consent_update_is_refused(service, update):
+    ok, consent, error = service.consent('l1', update)
+    assert not ok and error.startswith('update_json') and not consent.crossSkillSharing
+
+
+@pytest.mark.parametrize('action, argument, named', [
+    ('correct', NESTED, 'argument_json: nested deeper'),
+    ('correct', DEEP_OBJECT, 'argument_json: nested deeper'),
+    ('correct', json.dumps({'record_id': HUGE, 'fields': {}}), 'argument_json.record_id'),
+    ('correct', json.dumps({'record_id': '99999999999999999999999', 'fields': {}}),
+     'argument_json.record_id'),
+    ('correct', json.dumps({'record_id': 1, 'fields': {'mastered': HUGE}}),
+     'argument_json.fields.mastered'),
+    ('pause_linkage', NESTED, 'argument_json'),
+    ('pause_linkage', '{"skill": 5}', 'argument_json.skill'),
+])
+def test_a_hostile_privacy_argument_is_refused_by_field(shared, action, argument, named):
+    ask(shared, '浮力又错了')
+    result = shared.privacy('l1', action, argument, NOW)
+    assert not result.ok and named in result.reply_text
+    assert [r.concept for r in shared.store.records('l1')] == ['浮力']
+
+
+# ---- the one confirmation of a deletion ---------------------------------------------------
+
+DELETES = ['确定', '确认', '是的', '对', '对，删除', '删吧', '删除吧', '确定删除', '我确定', '是的，删除我的联动记录',
+           '好的', '可以', '行吧', '確定', 'yes', 'Yes, delete it', '删掉吧', '全部删除',
+           '确定！', '要删']
+KEEPS = ['我不确定，先别删', '先别删', '不要删', '别删了', '不删了', '算了', '再想想', '等一下', '我想想',
+         '确定吗', '确定？', '你确定?', '真的要删吗', '删了还能恢复吗', '可以不删吗', '不确定', '确定不删',
+         '嗯', '嗯……', '好像可以吧？', '如果能恢复就删', '删不删都行', '等我问问妈妈', '不是', '不行',
+         '暂时不要', '以后再说', 'no', 'not now', '删除我的作业', '确定是这个吗', '', '   ', '？',
+         '我没说要删除', '没想好', '还是留着吧', '让我再考虑一下', '这道物理题怎么做']
+
+
+@pytest.mark.parametrize('answer', DELETES)
+def test_an_unambiguous_yes_deletes(shared, answer):
+    ask(shared, '浮力又错了')
+    ask(shared, '删除我的联动记录')
+    done = ask(shared, answer)
+    assert done.action == 'privacy' and done.reply_text.startswith('你的联动记录已经全部删除了。')
+    assert shared.store.records('l1') == []
+
+
+@pytest.mark.parametrize('answer', KEEPS)
+def test_anything_else_cancels_the_deletion_and_says_so(shared, answer):
+    ask(shared, '浮力又错了')
+    ask(shared, '删除我的联动记录')
+    kept = ask(shared, answer)
+    assert kept.reply_text.startswith('好的，没有删除，你的联动记录都还在。')
+    assert [r.concept for r in shared.store.records('l1')] == ['浮力']
+    assert not shared.store.privacy('l1').pending_delete
+    assert ask(shared, '确定').reply_text != '你的联动记录已经全部删除了。'   # the question is over
+
+
+def test_a_crisis_in_the_answer_is_referred_first_and_nothing_is_deleted(shared):
+    ask(shared, '浮力又错了')
+    ask(shared, '删除我的联动记录')
+    referred = ask(shared, '删不删无所谓了，我不想活了')
+    assert referred.action == 'crisis_referral'
+    assert len(shared.store.records('l1')) == 1 and not shared.store.privacy('l1').pending_delete
+
+
+# ---- "这次不要记忆": nothing of the next requests reaches the store ---------------------------
+
+def test_paused_memory_stores_no_word_of_the_next_requests(tmp_path, coordinator):
+    path = tmp_path / 'c.sqlite3'
+    store = Store(path)
+    service = CoordinatorService(coordinator, store, Windows())
+    service.consent('l1', '{"crossSkillSharing": true, "reminderConsent": true}')
+    ask(service, '这次不要记忆')
+    words = ['林晓雨住在幸福路12号，这道一次函数题我算错了', '提醒我明天复习幸福路的那道题']
+    first = ask(service, words[0])
+    assert first.action == 'route'
+    again = ask(service, words[0])                 # deduplicated from memory alone
+    assert again.detail.get('deduplicated')
+    assert ask(service, words[1]).action == 'reminder'
+    store.close()
+    raw = b''.join(p.read_bytes() for p in tmp_path.iterdir())
+    for word in ('林晓雨', '幸福路'):
+        assert word.encode() not in raw
+    reopened = Store(path)
+    assert reopened.recent_dispatches('l1', 0) == [] and reopened.reminders('l1') == []
+    reopened.close()
+
+
+def test_memory_comes_back_when_the_pause_ends(shared):
+    ask(shared, '这次不要记忆')
+    ask(shared, '浮力又错了')
+    later = NOW + timedelta(hours=2)
+    ask(shared, '压强又错了', now=later)
+    assert [r.concept for r in shared.store.records('l1')] == ['压强']
+
+
+def test_a_decision_carries_a_concept_key_never_the_words(shared):
+    decision = ask(shared, '林晓雨想问这道题为什么错了，帮我看看')
+    shown = json.dumps(decision.detail, ensure_ascii=False)
+    assert '林晓雨' not in shown
+    keyword = ask(shared, '浮力又错了')
+    assert keyword.detail['concept'] == '浮力'
+
+
+# ---- a store another process keeps locked ----------------------------------------------
+
+def test_a_locked_store_still_routes_and_refers_and_says_what_it_could_not_do(tmp_path,
+                                                                              coordinator):
+    path = tmp_path / 'c.sqlite3'
+    store = Store(path, busy_timeout=0.05)
+    service = CoordinatorService(coordinator, store, Windows())
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute('BEGIN EXCLUSIVE')
+    try:
+        routed = service.request(Request('r1', 'l1', '浮力又错了'), NOW)
+        assert routed.action == 'route' and routed.detail['store'] == 'unavailable'
+        referred = service.request(Request('r2', 'l1', '我不想活了'), NOW)
+        assert referred.action == 'crisis_referral'
+        deleting = service.privacy('l1', 'delete', '', NOW)
+        assert not deleting.ok and '稍后' in deleting.reply_text
+        ok, _, error = service.consent('l1', '{"reminderConsent": true}')
+        assert not ok and 'retry' in error
+    finally:
+        other.execute('ROLLBACK')
+        other.close()
+    assert service.privacy('l1', 'delete', '', NOW).ok        # works again once released
+    store.close()
