@@ -17,7 +17,9 @@ meaningful on a noisy host:
   30-lesson course (``bench/records.py``);
 * throughput of the pure cores on one core (the coordinator's routing decision
   and its monthly report over 10,000 stored records among them);
-* RSS of each node process and of the whole simulation.
+* RSS of each node process and of the whole simulation;
+* the edges (``bench/edges.py``): 20 concurrent callers on every service, a
+  2,000-message burst on every input topic, pbl_ta's memory over 50,000 turns.
 
 Latency is the mock's command-log stamp minus the event's stamp (one clock).
 """
@@ -43,7 +45,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from bench import coordinator, discussion, records
+from bench import coordinator, discussion, edges, records
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
 from robot_skills.classroom.grading import Grader
@@ -282,6 +284,7 @@ def main() -> None:
     coordinated = coordinator.round_trips(min(args.events, 500), len(results) + 1)
     discussed = discussion.round_trips(min(args.events, 600), len(results) + 2)
     recorded = records.round_trips(min(args.events, 500), len(results) + 3)
+    edged = edges.measure(len(results) + 4)
     rclpy.shutdown()
     floor = results[0]
     cores = [
@@ -301,6 +304,7 @@ def main() -> None:
     ]
     sim_rss = simulation_rss()
     report(floor, results, cores, sim_rss, lessons, coordinated, discussed, recorded)
+    edges.report(edged)
 
 
 def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,

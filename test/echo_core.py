@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from robot_skills.model.commands import Speak
+from robot_skills.model.commands import ArmGesture, Speak
 from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, Event, Heard,
                                       Refused, Reply, SendBatch, StartTimer, Step, TimerFired,
                                       Trace)
@@ -37,6 +37,9 @@ class EchoCore:
                 raise RuntimeError('the core has a bug')
             if text == 'timer':
                 return Step(state, (StartTimer('wake', 0.05),))
+            if text == 'forbidden':         # a core bug: a device the skill was not given
+                return Step(replace(state, speaking=True), (SendBatch('forbidden', (
+                    ArmGesture('welcome', 'left', 1, 1.0),), Barrier.BOTH),))
             if text == 'both':
                 return Step(replace(state, speaking=True),
                             (SendBatch('both', (Speak('一'), Speak('二')), Barrier.BOTH),))

@@ -6,6 +6,7 @@ AttributeError behind."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from coordinator_talk import SERVICES, Rig
@@ -111,3 +112,19 @@ def test_a_refused_store_stops_the_node_without_a_second_error(tmp_path, capfd):
     finally:
         ros.close()                      # the context destroys the half-built node
     assert 'AttributeError' not in capfd.readouterr().err
+
+
+def test_while_memory_is_paused_no_word_reaches_the_store_traces_or_logs(rig, capfd):
+    rig.call('consent', learner_id='l1', update_json='{"crossSkillSharing": true}')
+    rig.ask('这次不要记忆')
+    words = '林晓雨住在幸福路12号，这道一次函数题我算错了'
+    assert rig.ask(words).action == 'route'
+    assert rig.ask(words).action == 'route'                # deduplicated from memory
+    rig.ros.until(lambda: sum(e.kind == 'decision' for e in rig.events.messages) >= 3,
+                  what='decisions traced')
+    folder = Path(rig.node.store.path).parent
+    stored = b''.join(f.read_bytes() for f in folder.iterdir())
+    published = ''.join(e.detail_json for e in rig.events.messages)
+    logged = capfd.readouterr().err
+    for word in ('林晓雨', '幸福路'):
+        assert word.encode() not in stored and word not in published and word not in logged

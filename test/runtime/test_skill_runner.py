@@ -115,6 +115,20 @@ def test_malformed_json_is_refused_with_a_trace_and_nothing_breaks(rig):
     assert '好的' not in ''.join(e.detail_json for e in r.events.messages if e.kind == 'input')
 
 
+def test_a_batch_that_cannot_be_sent_comes_back_failed_and_nothing_waits_for_it(rig):
+    r = rig()
+    r.say('forbidden', uid='f1')
+    r.settle(1)
+    (error,) = r.details('error')
+    assert error['where'] == 'effect SendBatch' and error['error'] == 'ValueError'
+    assert r.details('returned') == [{'accepted': False}]      # both barriers came back ...
+    assert r.details('answered') == [{'ok': False}]            # ... as refused and failed
+    assert not r.log.messages                                   # nothing reached the robot
+    r.say('还在吗', uid='u2')
+    r.settle(2)
+    assert r.details('answered')[-1] == {'ok': True}
+
+
 def test_too_long_remote_text_is_refused_and_answered(rig):
     r = rig(max_input_chars=50)
     r.remote.publish(RemoteMessage(message_id='m1', sender_id='v', text='路' * 10_000))
