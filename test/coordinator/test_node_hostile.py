@@ -6,6 +6,7 @@ AttributeError behind."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -128,3 +129,22 @@ def test_while_memory_is_paused_no_word_reaches_the_store_traces_or_logs(rig, ca
     logged = capfd.readouterr().err
     for word in ('林晓雨', '幸福路'):
         assert word.encode() not in stored and word not in published and word not in logged
+
+
+def test_a_deletion_a_reader_delays_is_finished_by_the_node_and_said_so(rig):
+    rig.call('consent', learner_id='l1', update_json='{"crossSkillSharing": true}')
+    marker = '浮力'                                  # the record's 涉及知识点
+    rig.ask('浮力又错了，这道物理题我算错了')
+    assert rig.call('privacy', learner_id='l1', action='view').data_json.count('"record_id"') == 1
+    folder = Path(rig.node.store.path).parent
+    assert marker.encode() in b''.join(f.read_bytes() for f in folder.iterdir())
+    reader = sqlite3.connect(rig.node.store.path, isolation_level=None)
+    reader.execute('BEGIN')
+    reader.execute('SELECT count(*) FROM linkage').fetchone()          # holds the WAL
+    rig.ask('删除我的联动记录')
+    done = rig.ask('确定')
+    assert done.reply_text == '你的联动记录已经全部删除了。存储里的残留正在清除，清除完成后就彻底没有了。'
+    reader.execute('COMMIT')
+    reader.close()
+    rig.ros.until(lambda: any(e.kind == 'purged' for e in rig.events.messages), what='purged')
+    assert marker.encode() not in b''.join(f.read_bytes() for f in folder.iterdir())
