@@ -18,19 +18,23 @@ consented and memory not paused. Reads of the store come in a ``LearnerView``;
 what must be written comes back as ``writes`` for the node to apply.
 
 Deduplication works on a concept *key*: the keyword that decided the subject,
-or a digest of the request. A decision's detail (traced and logged) and a
-dispatch carry that key, never the words of the request; only a linkage record
-(written with the learner's consent) keeps its 涉及知识点 in words.
+or a keyed digest of the request (BLAKE2b under a secret of this process, so
+a digest in the store cannot be turned back into words by guessing them). A
+decision's detail (traced and logged) names the keyword, or says only that
+the concept is the request's text; a dispatch keeps the key, never the words;
+only a linkage record (written with the learner's consent) keeps its 涉及知识点
+in words.
 """
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from robot_skills.coordinator.crisis import CrisisDetector
+from robot_skills.coordinator.crisis import CrisisDetector, CrisisReading
 from robot_skills.coordinator.handover import check
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
@@ -128,20 +132,33 @@ class HandoverResult:
 
 
 class Coordinator:
-    def __init__(self, routing: Routing, crisis: Crisis, phrases: Phrases) -> None:
+    def __init__(self, routing: Routing, crisis: Crisis, phrases: Phrases,
+                 secret: bytes | None = None) -> None:
         self.router = Router(routing)
         self.crisis = CrisisDetector(crisis)
         self.phrases = phrases
+        self._secret = secret if secret is not None else secrets.token_bytes(32)
 
     # ---- requests -------------------------------------------------------------------------
+
+    def refer(self, request: Request) -> Decision | None:
+        """The crisis exception, before anything else (the store included): a referral or None."""
+        text = unicodedata.normalize('NFKC', request.text).strip()
+        return self._referral(text, self.crisis.read(text))
+
+    def _referral(self, text: str, crisis: CrisisReading) -> Decision | None:
+        if not crisis.referral:
+            return None
+        return Decision('crisis_referral', self.crisis.reply(self.crisis.region(text)),
+                        detail={'signals': [s.category for s in crisis.signals]},
+                        writes=(RecordReferral(),))
 
     def decide(self, request: Request, view: LearnerView, now: datetime) -> Decision:
         text = unicodedata.normalize('NFKC', request.text).strip()
         crisis = self.crisis.read(text)
-        if crisis.referral:
-            return Decision('crisis_referral', self.crisis.reply(self.crisis.region(text)),
-                            detail={'signals': [s.category for s in crisis.signals]},
-                            writes=(RecordReferral(),))
+        referral = self._referral(text, crisis)
+        if referral is not None:
+            return referral
         if len(text) > self.router.routing.max_chars:
             return Decision('declined', self.phrases.too_long,
                             detail={'why': f'longer than {self.router.routing.max_chars} '
@@ -197,11 +214,12 @@ class Coordinator:
             return replace(base, action='declined', reply_text=self.phrases.paused_skill.format(
                 skill=self.phrases.skill_name(target)),
                 detail={**detail, 'why': 'the learner paused this SKILL'})
-        concept = _concept_key(subject, text)
+        concept = self._concept_key(subject, text)
+        shown = subject.evidence if subject.rule == 'keyword' else 'text'
         if (concept, target) in view.recent:
             return replace(base, reply_text=self.phrases.duplicate.format(
                 skill=self.phrases.skill_name(target)),
-                           detail={**detail, 'deduplicated': True, 'concept': concept})
+                           detail={**detail, 'deduplicated': True, 'concept': shown})
         error = _error_context(text)
         reply = self._reply(stage_name, subject, target)
         if stage_name == 'correction':
@@ -212,8 +230,17 @@ class Coordinator:
         if view.consent.crossSkillSharing and view.privacy.remembers(now.timestamp()):
             writes.append(RecordLinkage(_linkage(request.learner_id, now, stage_name,
                                                  _concept(subject, text), target, error)))
-        return replace(base, reply_text=reply, detail={**detail, 'concept': concept},
+        return replace(base, reply_text=reply, detail={**detail, 'concept': shown},
                        writes=tuple(writes))
+
+    def _concept_key(self, subject: SubjectReading, text: str) -> str:
+        """What the request is about, for deduplication: the deciding word, else a keyed
+        digest of its words."""
+        if subject.rule == 'keyword' and subject.evidence:
+            return subject.evidence
+        digest = hashlib.blake2b(_concept(subject, text).encode(), key=self._secret,
+                                 digest_size=16)
+        return 'text:' + digest.hexdigest()
 
     def _reply(self, stage: str, subject: SubjectReading, target: str) -> str:
         if stage == 'problem':
@@ -249,12 +276,6 @@ def _concept(subject: SubjectReading, text: str) -> str:
         return subject.evidence
     return ''.join(text.split())[:40]
 
-
-def _concept_key(subject: SubjectReading, text: str) -> str:
-    """What the request is about, for deduplication: the deciding word, else a digest."""
-    if subject.rule == 'keyword' and subject.evidence:
-        return subject.evidence
-    return 'text:' + hashlib.sha256(_concept(subject, text).encode()).hexdigest()[:16]
 
 
 def _error_context(text: str) -> ErrorContext:

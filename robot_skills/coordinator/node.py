@@ -3,7 +3,8 @@
 Parameters (read only): ``store_path`` (the SQLite file), ``store_busy_timeout``,
 ``routing_file``, ``crisis_file``, ``phrases_file``, ``dedupe_window_minutes``,
 ``pause_minutes`` (这次不要记忆 / 这次不要联动: how long "this time" lasts),
-``reminder_merge_minutes``, and the guard's ``max_field_chars``.
+``reminder_merge_minutes``, ``delete_confirm_minutes``, and the guard's
+``max_field_chars``.
 Subscribes: ``coordinator/requests`` (LearningRequest, a deep queue).
 Publishes: ``coordinator/decisions`` (RoutingDecision), ``skill_events``.
 Services: ``coordinator/handover`` (SubmitHandover), ``coordinator/monthly_report``
@@ -72,6 +73,8 @@ class CoordinatorSettings:
                                    low=1.0, high=100000.0, read_only=True)
     reminder_merge_minutes: float = setting(1440.0, 'Equal reminders within this window merge',
                                             low=0.0, high=100000.0, read_only=True)
+    delete_confirm_minutes: float = setting(10.0, 'How long "确定要删除吗" waits for its answer',
+                                            low=0.5, high=1440.0, read_only=True)
 
 
 class LearningCoordinator(GuardedNode):
@@ -87,7 +90,8 @@ class LearningCoordinator(GuardedNode):
         self.on_destroy(self.store.close)
         self.service = CoordinatorService(coordinator, self.store, Windows(
             value.dedupe_window_minutes * 60, value.pause_minutes * 60,
-            value.reminder_merge_minutes * 60), self.guard.limits)
+            value.reminder_merge_minutes * 60, value.delete_confirm_minutes * 60),
+            self.guard.limits)
         group = MutuallyExclusiveCallbackGroup()   # one request at a time: the store is shared
         self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
         self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request,
@@ -106,10 +110,11 @@ class LearningCoordinator(GuardedNode):
     def _on_request(self, msg: LearningRequest, text: str | None = None) -> None:
         request = Request(msg.request_id, msg.learner_id, msg.text if text is None else text,
                           tuple(msg.image_tags))
-        self.tracer.emit('input', detail={'request_id': msg.request_id,
-                                          'learner_id': msg.learner_id,
-                                          'chars': len(msg.text),
-                                          'image_tags': list(msg.image_tags)})
+        known = self.service.core.router.image_tags
+        self.tracer.emit('input', detail={
+            'request_id': msg.request_id, 'learner_id': msg.learner_id, 'chars': len(msg.text),
+            'image_tags': [t for t in msg.image_tags if t in known],
+            'other_tags': sum(1 for t in msg.image_tags if t not in known)})
         decision = self.service.request(request, datetime.now())
         self._publish(msg, decision)
         if self.service.purge_pending and self._purging.is_canceled():
@@ -150,7 +155,7 @@ class LearningCoordinator(GuardedNode):
         response.accepted, response.errors = result.accepted, list(result.errors)
         response.reply_text = result.reply_text
         self.tracer.emit('handover', 'accepted' if result.accepted else 'refused',
-                         detail={'errors': list(result.errors), **result.detail})
+                         detail={'errors': len(result.errors), **result.detail})
         return response
 
     def _on_report(self, request: MonthlyReport.Request,
@@ -177,7 +182,7 @@ class LearningCoordinator(GuardedNode):
         ok, consent, error = self.service.consent(request.learner_id, request.update_json)
         response.ok, response.consent_json, response.error = ok, consent.model_dump_json(), error
         self.tracer.emit('consent', 'updated' if request.update_json else 'read',
-                         request.learner_id, {'ok': ok, 'error': error})
+                         request.learner_id, {'ok': ok})
         return response
 
     def _on_privacy(self, request: PrivacyControl.Request,

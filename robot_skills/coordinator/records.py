@@ -9,6 +9,8 @@ from 隐私与数据控制入口.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -69,15 +71,37 @@ class ConsentBits(BaseModel):
 
 @dataclass(frozen=True)
 class Privacy:
-    """The learner's privacy choices; pauses end at a time (``paused_until``, epoch s)."""
+    """The learner's privacy choices; pauses end at a time (``paused_until``, epoch s).
+
+    ``delete_asked_at``: when "确定要删除吗" was asked (0: no deletion waits for an answer).
+    """
 
     no_memory_until: float = 0.0
     no_sharing: bool = False
     paused_skills: dict[str, float] = field(default_factory=dict)   # SKILL -> until
-    pending_delete: bool = False
+    delete_asked_at: float = 0.0
+
+    @classmethod
+    def from_json(cls, text: str) -> Privacy:
+        """A stored row; one that cannot be read is ``DAMAGED``, the choice that keeps most."""
+        try:
+            data = json.loads(text)
+            return cls(float(data.get('no_memory_until', 0.0)), bool(data.get('no_sharing')),
+                       {str(k): float(v) for k, v in data.get('paused_skills', {}).items()},
+                       float(data.get('delete_asked_at', 0.0)))
+        except (ValueError, TypeError, AttributeError):
+            return DAMAGED
+
+    def asking(self, now: float, window: float) -> bool:
+        """Whether a deletion waits for its confirmation now (the question expires)."""
+        return 0 < self.delete_asked_at <= now < self.delete_asked_at + window
 
     def remembers(self, now: float) -> bool:
         return now >= self.no_memory_until
 
     def paused(self, skill: str, now: float) -> bool:
         return self.paused_skills.get(skill, 0.0) > now
+
+
+# A damaged privacy row reads as the most private choice: remember nothing, share nothing.
+DAMAGED = Privacy(no_memory_until=float('inf'), no_sharing=True)

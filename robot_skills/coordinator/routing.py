@@ -55,6 +55,8 @@ class Router:
         self._units = {name: [re.compile(rf'\d\s*{re.escape(unit)}(?![A-Za-z])')
                               for unit in sorted(subject.units, key=len, reverse=True)]
                        for name, subject in routing.subjects.items()}
+        self.image_tags = frozenset(tag for subject in routing.subjects.values()
+                                    for tag in subject.image_tags)
 
     # ---- subject ------------------------------------------------------------------------
 

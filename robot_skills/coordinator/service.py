@@ -1,19 +1,20 @@
 """The coordinator's operations over its store, without ROS (the node only converts messages).
 
 Each operation reads what the pure core needs from the store, asks the core,
-and applies the writes the core returns, in one place: requests, handovers,
-the monthly report, the health check, consent settings and the privacy
-controls (查看 / 更正 / 删除 with one confirmation / 暂停联动 / 不要记忆 /
-不要共享 / 导出).
+and applies the writes the core returns, in one place: requests, handovers, the
+monthly report, the health check, consent settings and the privacy controls (查看
+/ 更正 / 删除 with one confirmation / 暂停联动 / 不要记忆 / 不要共享 / 导出).
 
-The one confirmation of a deletion is an unambiguous yes (``confirmation.py``);
-anything else cancels it and says so, and the rest of that answer is then read
-as a request (a crisis first). While memory is paused ("这次不要记忆"), what a
-request would write (a dispatch, a reminder) goes to ``Memory`` instead of the
-store. Every JSON field goes through the wire parser. A store that is locked
-or read-only (``StoreUnavailableError``) never loses a decision: the request is
-still routed (or referred) and marked ``store: unavailable``; a privacy action
-says it could not be done.
+The crisis exception is checked first, before the store is read: a damaged or
+locked store can delay nothing of a referral (its fact is written after). The
+one confirmation of a deletion is an unambiguous yes (``confirmation.py``)
+within ``Windows.confirm`` of the question; anything else cancels it and says
+so, and the rest of that answer is then read as a request. While memory is
+paused ("这次不要记忆"), what a request would write (a dispatch, a reminder) goes to
+``Memory`` instead of the store. Every JSON field goes through the wire parser.
+A store that is locked or read-only (``StoreUnavailableError``) never loses a
+decision: the request is still routed (or referred) and marked ``store:
+unavailable``; a privacy action says it could not be done.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from robot_skills.coordinator.core import (Coordinator, Decision, HandoverResult, LearnerView,
                                            MergeReminder, QueueReminder, RecordDispatch,
                                            RecordLinkage, RecordReferral, Request, StoreHandover,
                                            Write)
 from robot_skills.coordinator.memory import Memory
-from robot_skills.coordinator.records import ConsentBits
+from robot_skills.coordinator.records import DAMAGED, ConsentBits, Privacy
 from robot_skills.coordinator.report import Health, Report, health_check, monthly_report
 from robot_skills.coordinator.store import Store
 from robot_skills.model import wire
@@ -48,7 +49,7 @@ class Correction(BaseModel):
 
     model_config = ConfigDict(extra='forbid')
 
-    record_id: int = Field(ge=1)
+    record_id: StrictInt = Field(ge=1)
     fields: dict[str, Any] = {}
 
 
@@ -67,6 +68,7 @@ class Windows:
     dedupe: float = 30 * 60
     memory_pause: float = 60 * 60
     reminder_merge: float = 24 * 60 * 60
+    confirm: float = 10 * 60          # how long "确定要删除吗" waits for its answer
 
 
 @dataclass(frozen=True)
@@ -90,13 +92,28 @@ class CoordinatorService:
     # ---- requests -------------------------------------------------------------------------
 
     def request(self, request: Request, now: datetime) -> Decision:
+        referral = self.core.refer(request)
+        if referral is not None:
+            return self._refer(request.learner_id, referral, now)
         try:
             view = self._view(request.learner_id, now)
         except StoreUnavailableError:
             return self._decide(request, LearnerView(), now, UNAVAILABLE)
-        if view.privacy.pending_delete:
+        if view.privacy.asking(now.timestamp(), self.windows.confirm):
             return self._confirming(request, view, now)
         return self._decide(request, view, now)
+
+    def _refer(self, learner_id: str, referral: Decision, now: datetime) -> Decision:
+        """The referral stands whatever the store does; then its fact is written, if it can
+        be, and a deletion waiting for its answer is cancelled (a referral is not a yes)."""
+        try:
+            self._apply(learner_id, referral.writes, now)
+            privacy = self.store.privacy(learner_id)
+            if privacy.delete_asked_at:
+                self.store.set_privacy(learner_id, replace(privacy, delete_asked_at=0.0))
+        except StoreUnavailableError:
+            return replace(referral, detail={**referral.detail, **UNAVAILABLE})
+        return referral
 
     def _confirming(self, request: Request, view: LearnerView, now: datetime) -> Decision:
         """The answer to "确定要删除吗": an unambiguous yes deletes; anything else cancels."""
@@ -106,7 +123,7 @@ class CoordinatorService:
                             detail={'privacy': 'confirm_delete', 'ok': result.ok})
         cancelled = self.privacy(request.learner_id, 'cancel_delete', '', now).reply_text
         decision = self._decide(request, replace(view, privacy=replace(
-            view.privacy, pending_delete=False)), now)
+            view.privacy, delete_asked_at=0.0)), now)
         if decision.action == 'crisis_referral':
             return decision
         if decision.action == 'declined':
@@ -267,6 +284,8 @@ class CoordinatorService:
                  now: datetime) -> PrivacyResult:
         words = self.phrases.privacy
         state = self.store.privacy(learner_id)
+        if state is DAMAGED:        # the learner's choice now replaces a row that cannot be read
+            state = Privacy()
         if action == 'view':
             records = self.store.records(learner_id)
             return PrivacyResult(True, words.view, [r._asdict() for r in records])
@@ -282,12 +301,12 @@ class CoordinatorService:
                 return PrivacyResult(False, 'no such record of this learner')
             return PrivacyResult(True, words.correct, record._asdict())
         if action == 'delete':
-            self.store.set_privacy(learner_id, replace(state, pending_delete=True))
+            self.store.set_privacy(learner_id, replace(state, delete_asked_at=now.timestamp()))
             return PrivacyResult(True, words.delete_confirm)
         if action in ('confirm_delete', 'cancel_delete'):
-            if not state.pending_delete:
+            if not state.asking(now.timestamp(), self.windows.confirm):
                 return PrivacyResult(False, words.nothing_to_delete)
-            self.store.set_privacy(learner_id, replace(state, pending_delete=False))
+            self.store.set_privacy(learner_id, replace(state, delete_asked_at=0.0))
             if action == 'cancel_delete':
                 return PrivacyResult(True, words.delete_cancelled)
             deleted = self.store.delete_records(learner_id)
@@ -300,6 +319,9 @@ class CoordinatorService:
                 skill = wire.model(argument, SkillArgument, 'argument_json').skill
             except wire.WireError as error:
                 return PrivacyResult(False, f'{error}: name the SKILL, {{"skill": "..."}}')
+            if skill not in self.phrases.skills:
+                return PrivacyResult(False, f'argument_json.skill: not a SKILL of the system '
+                                            f'(one of {", ".join(sorted(self.phrases.skills))})')
             paused = dict(state.paused_skills)
             if action == 'pause_linkage':
                 paused[skill] = now.timestamp() + self.windows.memory_pause

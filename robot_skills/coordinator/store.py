@@ -20,7 +20,7 @@ from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
 from robot_skills.runtime.database import (BUSY_TIMEOUT, open_database, purge, transaction,
@@ -152,9 +152,13 @@ class Store:
     # ---- consent and privacy -------------------------------------------------------------
 
     def consent(self, learner_id: str) -> ConsentBits:
+        """The learner's consent; a row that cannot be read grants nothing."""
         row = self._db.execute('SELECT consent FROM learner WHERE learner_id = ?',
                                (learner_id,)).fetchone()
-        return ConsentBits.model_validate_json(row[0]) if row else ConsentBits()
+        try:
+            return ConsentBits.model_validate_json(row[0]) if row else ConsentBits()
+        except ValidationError:
+            return ConsentBits()
 
     def set_consent(self, learner_id: str, consent: ConsentBits) -> None:
         with self._transaction():
@@ -165,7 +169,7 @@ class Store:
     def privacy(self, learner_id: str) -> Privacy:
         row = self._db.execute('SELECT privacy FROM learner WHERE learner_id = ?',
                                (learner_id,)).fetchone()
-        return Privacy(**json.loads(row[0])) if row else Privacy()
+        return Privacy.from_json(row[0]) if row else Privacy()
 
     def set_privacy(self, learner_id: str, privacy: Privacy) -> None:
         with self._transaction():

@@ -11,10 +11,14 @@ body turn is also spoken through that robot's ``tts/speak``. With
 ``llm_base_url`` set, an OpenAI-compatible endpoint may reword an utterance
 on a worker thread; its answer is used only if it passes the same rules.
 Every refusal (unknown session, bad role, bad previous card, a pack that
-breaks the rules) is answered, logged and traced on ``skill_events``. Traces
-carry ids, roles, lengths and decisions, never the students' words (a state
-card is traced by its flags and the number of pending questions). A turn
-longer than the transport cap still counts for the limits (read truncated).
+breaks the rules) is answered with the reason, and logged and traced on
+``skill_events`` by a reason code (``RefusedError.reason``): the answer may quote
+what the caller sent, a trace never does. Traces carry ids, lengths and
+decisions, never the students' words (a state card is traced by its flags and
+the number of pending questions). A turn longer than the transport cap still
+counts for the limits (read truncated). Steps are served concurrently (a
+reentrant group): one waiting for its ``last_turn_id`` or the LLM holds no
+other up; ``discuss`` checks the limits again when it commits.
 
 Parameters (read only): ``lexicon_file``, ``discussions_dir``,
 ``robot_namespace``, ``ta_id``, the detector thresholds
@@ -33,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.task import Future
 
 from robot_skills.discussion.card import StateCard
@@ -96,9 +100,25 @@ class TaSettings:
                                  read_only=True)
 
 
+class RefusedError(ValueError):
+    """A step or an open that is answered "no"; ``reason`` is what the trace says."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 def load_packs(folder: str, lexicon: Lexicon) -> dict[str, Material]:
-    """Every pack of ``folder`` by file name; a pack that breaks a rule stops the node."""
-    return {path.stem: load_pack(path, lexicon) for path in sorted(Path(folder).glob('*.yaml'))}
+    """Every pack of ``folder`` by file name; a pack that breaks a rule, or a link that leads
+    out of the folder, stops the node (naming the file, never quoting it)."""
+    root = Path(folder).resolve()
+    packs = {}
+    for path in sorted(Path(folder).glob('*.yaml')):
+        if not path.resolve().is_relative_to(root):
+            raise ConfigError(path, ['leads out of discussions_dir (a link): packs are read '
+                                     'from the configured folder only; copy it in'])
+        packs[path.stem] = load_pack(path, lexicon)
+    return packs
 
 
 def load_pack(path: Path | str, lexicon: Lexicon) -> Material:
@@ -128,11 +148,12 @@ class PblTa(GuardedNode):
             value.abstract_turns, max_pending=value.max_pending), value.ta_id)
         self.sessions: dict[str, Session] = {}
         self._ids = itertools.count(1)
-        # Steps are taken one at a time and may wait (for a turn, for the LLM), while turns
-        # keep arriving in their own group; the lock guards the sessions both groups share.
+        # Steps may wait (for a turn, for the LLM) and are served concurrently: one waiting
+        # holds no other up. Turns arrive in their own group; the lock guards the sessions
+        # both share and is held only between awaits, never across one.
         self._lock = threading.Lock()
         self._awaited: dict[str, list[Future]] = {}
-        group, steps = MutuallyExclusiveCallbackGroup(), MutuallyExclusiveCallbackGroup()
+        group, steps = MutuallyExclusiveCallbackGroup(), ReentrantCallbackGroup()
         self._group = group
         self._turns = self.create_publisher(DiscussionTurn, 'discussion/turns', DEEP_QOS)
         self.create_subscription(DiscussionTurn, 'discussion/turns', self._on_turn, DEEP_QOS,
@@ -157,16 +178,19 @@ class PblTa(GuardedNode):
         session_id = request.session_id or f'discussion-{next(self._ids)}'
         try:
             material = self._material(request)
-        except (ConfigError, ValueError) as error:
-            return self._refuse_open(response, session_id, str(error))
+        except RefusedError as error:
+            return self._refuse_open(response, session_id, str(error), error.reason)
+        except ConfigError as error:
+            return self._refuse_open(response, session_id, str(error), 'bad_pack')
         with self._lock:
             return self._open(session_id, material, response)
 
     def _open(self, session_id: str, material: Material,
               response: OpenDiscussion.Response) -> OpenDiscussion.Response:
         if session_id in self.sessions:
-            return self._refuse_open(response, session_id, f'session {session_id!r} is open '
-                                                           'already; use another session_id')
+            return self._refuse_open(response, session_id, f'session {session_id[:80]!r} is '
+                                                           'open already; use another session_id',
+                                     'session_open')
         if len(self.sessions) >= self.value.max_sessions:
             closed = next(iter(self.sessions))
             del self.sessions[closed]
@@ -179,9 +203,8 @@ class PblTa(GuardedNode):
 
     def _material(self, request: OpenDiscussion.Request) -> Material:
         if bool(request.material) == bool(request.material_yaml):
-            raise ValueError('give exactly one of material (a pack name, or a path in the pack '
-                             'folder) '
-                             'and material_yaml')
+            raise RefusedError('one_material', 'give exactly one of material (a pack name, or '
+                                               'a path in the pack folder) and material_yaml')
         if request.material_yaml:
             pack = checked(parse(request.material_yaml, Material, 'material_yaml',
                                  self.guard.limits), self.lexicon, 'material_yaml')
@@ -200,13 +223,13 @@ class PblTa(GuardedNode):
         path = (folder / name).resolve()
         if path.suffix in PACK_SUFFIXES and path.is_relative_to(folder) and path.is_file():
             return load_pack(path, self.lexicon)
-        raise ValueError(f'no material pack {name[:80]!r} in the configured folder (known: '
-                         f'{", ".join(sorted(self.packs)) or "none"}); paths outside it are '
-                         'not read')
+        raise RefusedError('no_pack', f'no material pack {name[:80]!r} in the configured '
+                                      f'folder (known: {", ".join(sorted(self.packs)) or "none"}'
+                                      '); paths outside it are not read')
 
     def _refuse_open(self, response: OpenDiscussion.Response, session_id: str,
-                     error: str) -> OpenDiscussion.Response:
-        self.tracer.emit('refused', 'open', session_id, {'error': error})
+                     error: str, reason: str) -> OpenDiscussion.Response:
+        self.tracer.emit('refused', 'open', detail={'reason': reason})   # the id was not taken
         response.ok, response.session_id, response.error = False, session_id, error
         return response
 
@@ -224,9 +247,8 @@ class PblTa(GuardedNode):
                    if msg.speaker_role not in ROLES else '')
         if problem or session is None:
             self.tracer.emit('input_rejected', 'unknown session' if session is None else
-                             'unknown speaker_role', msg.session_id[:200],
-                             {'turn_id': msg.turn_id[:200], 'role': msg.speaker_role[:40],
-                              'chars': len(msg.text)})
+                             'unknown speaker_role', session.session_id if session else '',
+                             {'turn_id': msg.turn_id[:200], 'chars': len(msg.text)})
             return
         text = msg.text[:self.value.max_text]
         with self._lock:
@@ -247,18 +269,21 @@ class PblTa(GuardedNode):
         session = self.sessions.get(request.session_id)
         try:
             if session is None:
-                raise ValueError(f'no open session {request.session_id[:80]!r}: '
-                                 'call discussion/open first')
+                raise RefusedError('unknown_session', f'no open session '
+                                                      f'{request.session_id[:80]!r}: call '
+                                                      'discussion/open first')
             if request.mode not in MODES:
-                raise ValueError(f'mode must be one of {", ".join(MODES)}, '
-                                 f'not {request.mode[:80]!r}')
+                raise RefusedError('unknown_mode', f'mode must be one of {", ".join(MODES)}, '
+                                                   f'not {request.mode[:80]!r}')
             previous = _card(request.previous_state_card_json, self.guard.limits)
             if request.last_turn_id and not await self._heard(session, request.last_turn_id):
-                raise ValueError(f'turn {request.last_turn_id[:80]!r} was not heard on '
-                                 f'discussion/turns within {self.value.turn_wait:g} s')
-        except ValueError as error:
+                raise RefusedError('turn_not_heard', f'turn {request.last_turn_id[:80]!r} was '
+                                                     'not heard on discussion/turns within '
+                                                     f'{self.value.turn_wait:g} s')
+        except RefusedError as error:
             mode = request.mode if request.mode in MODES else 'unknown'
-            self.tracer.emit('refused', mode, request.session_id[:200], {'error': str(error)})
+            self.tracer.emit('refused', mode, session.session_id if session else '',
+                             {'reason': error.reason})
             response.ok, response.error = False, str(error)
             return response
         if request.mode == 'discuss':
@@ -342,11 +367,14 @@ class PblTa(GuardedNode):
 
 
 def _card(raw: str, limits: wire.Limits) -> StateCard | None:
-    """The role packet's previous state card ('' = none), or a ValueError naming the field."""
+    """The role packet's previous state card ('' = none), or a refusal naming the field."""
     if not raw.strip():
         return None
     field = 'previous_state_card_json'
-    return wire.model(wire.json_value(raw, field, limits), StateCard, field)
+    try:
+        return wire.model(wire.json_value(raw, field, limits), StateCard, field)
+    except wire.WireError as error:
+        raise RefusedError('bad_previous_card', str(error)) from error
 
 
 def main(args: list[str] | None = None) -> int:

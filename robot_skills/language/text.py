@@ -9,6 +9,7 @@ numerals as digits (cn2an: 一百度 -> 100度), spaces and punctuation gone.
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from functools import lru_cache
 import unicodedata
@@ -44,18 +45,26 @@ def bigram_share(phrase: str, text: str) -> float:
     return sum(1 for gram in grams if gram in text) / len(grams) if grams else 0.0
 
 
+MAX_NUMBER = 1_000_000
+
+
 def number(numeral: str) -> float | None:
-    """The value of ``12``, ``十二``, ``两``, ``半``; None when it is not a number."""
+    """The value of ``12``, ``十二``, ``两``, ``半``; None when it is not a number, or not one a
+    person means (beyond ``MAX_NUMBER``: 400 nines are noise, not a count)."""
     if re.fullmatch(r'\d+(\.\d+)?', numeral):
-        return float(numeral)
+        return _plausible(float(numeral))
     if numeral == '半':
         return 0.5
     if not NUMERAL.match(numeral):
         return None
     try:
-        return float(cn2an.cn2an(numeral.replace('两', '二'), 'smart'))
-    except (ValueError, KeyError, IndexError):
+        return _plausible(float(cn2an.cn2an(numeral.replace('两', '二'), 'smart')))
+    except (ValueError, KeyError, IndexError, OverflowError):
         return None
+
+
+def _plausible(value: float) -> float | None:
+    return value if math.isfinite(value) and value <= MAX_NUMBER else None
 
 
 def ordinal(n: int) -> str:

@@ -72,6 +72,9 @@ class Speech:
         self.started = now
 
 
+MIN_SPEED = 0.05        # slower is no gesture (a speed of 1e-30 would last 1e30 s)
+
+
 def check_speech(message: str) -> str:
     return '' if message.strip() else 'empty message: nothing to say'
 
@@ -80,9 +83,10 @@ def check_speech(message: str) -> str:
 
 def check_arm_gesture(body: Body, action: str, side: str, cycles: int, speed: float) -> str:
     if action not in body.arm_gestures:
-        return f'unknown arm gesture {action!r} (known: {", ".join(sorted(body.arm_gestures))})'
+        return (f'unknown arm gesture {action[:40]!r} '
+                f'(known: {", ".join(sorted(body.arm_gestures))})')
     if side not in ARM_SIDES:
-        return f'side must be left, right or both, not {side!r}'
+        return f'side must be left, right or both, not {side[:40]!r}'
     if not 0 <= cycles <= 10:
         return f'cycles must be 0-10 (0 means once), not {cycles}'
     return _check_speed(speed)
@@ -90,19 +94,20 @@ def check_arm_gesture(body: Body, action: str, side: str, cycles: int, speed: fl
 
 def check_head_gesture(body: Body, action: str) -> str:
     if action not in body.head_gestures:
-        return f'unknown head gesture {action!r} (known: {", ".join(sorted(body.head_gestures))})'
+        return (f'unknown head gesture {action[:40]!r} '
+                f'(known: {", ".join(sorted(body.head_gestures))})')
     return ''
 
 
 def check_hand(body: Body, action: str, side: str, fingers: dict[str, int]) -> str:
     if side not in SIDES:
-        return f'side must be left or right, not {side!r}'
+        return f'side must be left or right, not {side[:40]!r}'
     if action == HAND_PRESETS_RAW:
         bad = {name: v for name, v in fingers.items() if not 0 <= v <= 100}
         return f'finger values must be 0-100: {bad}' if bad else ''
     if action not in body.hand.presets:
         known = ', '.join(sorted([*body.hand.presets, HAND_PRESETS_RAW]))
-        return f'unknown hand action {action!r} (known: {known})'
+        return f'unknown hand action {action[:40]!r} (known: {known})'
     return ''
 
 
@@ -122,8 +127,8 @@ def check_move_pos(body: Body, left: list[float], right: list[float], speed: flo
 
 
 def _check_speed(speed: float) -> str:
-    if not (math.isfinite(speed) and 0.0 < speed <= 2.0):
-        return f'speed must be in (0, 2], not {speed}'
+    if not (math.isfinite(speed) and MIN_SPEED <= speed <= 2.0):
+        return f'speed must be in [{MIN_SPEED}, 2], not {speed:g}'
     return ''
 
 

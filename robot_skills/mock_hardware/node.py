@@ -64,7 +64,7 @@ from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.devices import ACTIONS
 from robot_skills.runtime.entry import run
-from robot_skills.runtime.guard import GuardedNode
+from robot_skills.runtime.guard import GuardedNode, oversized
 from robot_skills.runtime.params import Settings, setting
 from robot_skills_interfaces.msg import HardwareCommand
 
@@ -168,6 +168,9 @@ class MockHardware(GuardedNode):
             callback_group=self._group)
 
     async def _decide(self, device: Device, goal: Any) -> GoalResponse:
+        if oversized(goal, self.guard.limits.max_chars):      # the transport cap, as elsewhere
+            self._log(device, _action_name(device, goal)[:40], {}, '', 'rejected')
+            return GoalResponse.REJECT
         fault = self.faults[device].value
         if fault.mode == FaultMode.REJECT:
             self._log(device, _action_name(device, goal), _fields(goal), '', 'rejected')

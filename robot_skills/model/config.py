@@ -56,7 +56,7 @@ def parse(text: str, model: type[ModelT], path: Path | str = '<string>',
     try:
         data = read(text, '', limits)
     except wire.WireError as error:
-        where = error.field.lstrip('.')
+        where = error.path.lstrip('.')
         raise ConfigError(path, [f'{where}: {error.problem}' if where else error.problem]
                           ) from error
     try:

@@ -88,7 +88,8 @@ def from_asr_json(payload: str, fallback_id: str, max_chars: int,
     try:
         data = wire.model(wire.json_value(payload, 'data', limits), AsrJson, 'data')
     except wire.WireError as error:
-        return Dropped(Source.ASR, 'malformed_json', fallback_id, detail=str(error)[:200])
+        return Dropped(Source.ASR, 'malformed_json', fallback_id,   # no key of theirs
+                       detail=f'{error.field}: {error.problem}'[:200])
     return from_asr(data.utterance_id or fallback_id, data.text, data.kws_triggered,
                     data.is_final, data.confidence, max_chars)
 

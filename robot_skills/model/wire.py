@@ -16,14 +16,18 @@ checks, iteratively (no recursion a deep document could exhaust):
 
 Every refusal is a ``WireError`` naming the field and the path inside it
 (``args_json.fields.record_id``) and never quoting the text: the text may be
-a learner's words. ``model`` then validates the value with a pydantic model,
-whose errors name the field the same way.
+a learner's words. The path holds the caller's own keys, so it is for the
+caller's answer; a trace names ``field`` (the message field) and, with
+``named``, the first key only when it is one the model declares.
+``model`` validates the value with a pydantic model, whose errors name the
+field the same way.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -54,10 +58,17 @@ LIMITS = Limits()
 class WireError(ValueError):
     """A field that cannot be used, with where in it and why (never its contents)."""
 
-    def __init__(self, field: str, problem: str, path: str = '', message: str = '') -> None:
-        self.field = f'{field}{path}'
+    def __init__(self, field: str, problem: str, path: str = '', message: str = '',
+                 key: str = '') -> None:
+        self.field = field
+        self.path = path
+        self.key = key               # the first key of the path, if the path starts with one
         self.problem = problem
-        super().__init__(message or f'{self.field}: {problem}')
+        super().__init__(message or f'{field}{path}: {problem}')
+
+    def named(self, declared: Iterable[str] = ()) -> str:
+        """The field, and its first key when it is a declared one: safe to trace."""
+        return f'{self.field}.{self.key}' if self.key and self.key in declared else self.field
 
 
 def json_value(text: str, field: str, limits: Limits = LIMITS) -> Any:
@@ -108,6 +119,9 @@ def yaml_value(text: str, field: str, limits: Limits = LIMITS) -> Any:
                                f'{error.position}') from None
     except (yaml.YAMLError, RecursionError) as error:
         raise WireError(field, f'not valid YAML: {type(error).__name__}') from None
+    except (ValueError, TypeError, OverflowError):      # a scalar its type cannot read
+        raise WireError(field, 'not valid YAML: a value cannot be read (a number or a date '
+                               'out of range)') from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -123,10 +137,13 @@ def model(value: Any, model_type: type[ModelT], field: str) -> ModelT:
     try:
         validated = model_type.model_validate(value)
     except ValidationError as error:
-        problems = [(_path(item['loc']), item['msg']) for item in error.errors()]
+        items = error.errors()
+        problems = [(_path(item['loc']), item['msg']) for item in items]
         message = '; '.join(f'{field}{path}: {msg}' for path, msg in problems[:MAX_PROBLEMS])
         path, first = problems[0]
-        raise WireError(field, first, path, message) from None
+        location = items[0]['loc']
+        key = location[0] if location and isinstance(location[0], str) else ''
+        raise WireError(field, first, path, message, key) from None
     checked(validated.model_dump(), field)
     return validated
 
@@ -137,10 +154,10 @@ def _path(location: tuple) -> str:
 
 def checked(value: Any, field: str, limits: Limits = LIMITS) -> Any:
     """``value`` if every part of it is within ``limits`` (iteratively), else a ``WireError``."""
-    stack: list[tuple[Any, str, int]] = [(value, '', 1)]
+    stack: list[tuple[Any, str, int, str]] = [(value, '', 1, '')]
     nodes = 0
     while stack:
-        item, path, depth = stack.pop()
+        item, path, depth, key = stack.pop()
         nodes += 1
         if nodes > limits.max_nodes:
             raise WireError(field, f'more than {limits.max_nodes:,} values')
@@ -148,23 +165,26 @@ def checked(value: Any, field: str, limits: Limits = LIMITS) -> Any:
             continue
         if isinstance(item, int):
             if not INT64_MIN <= item <= INT64_MAX:
-                raise WireError(field, 'integer beyond the signed 64-bit range', path)
+                raise WireError(field, 'integer beyond the signed 64-bit range', path, key=key)
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise WireError(field, 'number is not finite', path)
+                raise WireError(field, 'number is not finite', path, key=key)
         elif isinstance(item, str):
-            _text(item, field, path)
+            _text(item, field, path, key)
         elif isinstance(item, (dict, list)):
             if depth > limits.max_depth:
-                raise WireError(field, f'nested deeper than {limits.max_depth} levels', path)
+                raise WireError(field, f'nested deeper than {limits.max_depth} levels', path,
+                                key=key)
             if isinstance(item, dict):
-                for key, child in item.items():
-                    if not isinstance(key, (str, int, float)):    # YAML allows number keys
-                        raise WireError(field, f'keys must be strings, not {_kind(key)}', path)
-                    stack.append((key, path, depth + 1))
-                    stack.append((child, f'{path}.{key}', depth + 1))
+                for name, child in item.items():
+                    if not isinstance(name, (str, int, float)):   # YAML allows number keys
+                        raise WireError(field, f'keys must be strings, not {_kind(name)}', path)
+                    first = key or str(name) if depth == 1 else key
+                    stack.append((name, path, depth + 1, first))
+                    stack.append((child, f'{path}.{name}', depth + 1, first))
             else:
-                stack.extend((child, f'{path}[{n}]', depth + 1) for n, child in enumerate(item))
+                stack.extend((child, f'{path}[{n}]', depth + 1, key)
+                             for n, child in enumerate(item))
     return value
 
 
@@ -173,11 +193,11 @@ def _size(text: str, field: str, limits: Limits) -> None:
         raise WireError(field, f'{len(text):,} characters; at most {limits.max_chars:,}')
 
 
-def _text(text: str, field: str, path: str) -> None:
+def _text(text: str, field: str, path: str, key: str = '') -> None:
     try:
         text.encode('utf-8')
     except UnicodeEncodeError:
-        raise WireError(field, 'text holds an unpaired surrogate', path) from None
+        raise WireError(field, 'text holds an unpaired surrogate', path, key=key) from None
 
 
 def _kind(value: Any) -> str:

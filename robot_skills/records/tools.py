@@ -153,7 +153,7 @@ class Result:
     code: str = ''
     result: dict = field(default_factory=dict)
     error: str = ''
-    field: str = ''          # the argument a refusal is about ('' when none is)
+    field: str = ''          # the declared argument a refusal is about ('' when none is)
 
     def to_json(self) -> str:
         return json.dumps(self.result, ensure_ascii=False, default=str)
@@ -183,10 +183,11 @@ class Records:
             args = found.args.model_validate(data)
             wire.checked(args.model_dump(), 'args_json', self.limits)   # after lax coercion
         except wire.WireError as error:
-            return Result(False, 'VALIDATION', error=str(error), field=error.field)
+            return Result(False, 'VALIDATION', error=str(error),
+                          field=error.named(found.args.model_fields))
         except ValidationError as error:
             return Result(False, 'VALIDATION', error='; '.join(describe(error, data)),
-                          field=_location(error))
+                          field=_location(error, found.args))
         try:
             with self.context.store.write():       # a refusal rolls back what the tool wrote
                 value = found.run(self.context, args)
@@ -215,7 +216,9 @@ def _refused(error: ToolError) -> Result:
                   error.message)
 
 
-def _location(error: ValidationError) -> str:
-    """The argument the first problem is about (``args_json.since``)."""
+def _location(error: ValidationError, model: type[BaseModel]) -> str:
+    """The argument the first problem is about (``args_json.since``), when the tool declares
+    it: an unknown key is the caller's text and stays out of traces."""
     first = error.errors()[0]['loc']
-    return 'args_json' + ''.join(f'[{p}]' if isinstance(p, int) else f'.{p}' for p in first)
+    declared = bool(first) and first[0] in model.model_fields
+    return f'args_json.{first[0]}' if declared else 'args_json'

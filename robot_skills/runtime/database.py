@@ -19,16 +19,19 @@ A store trusts a file only after checking it, before writing anything to it:
   for longer than ``busy_timeout``, is refused at start with the reason.
 
 At run time a write that meets a lock waits ``busy_timeout``, then raises
-``StoreUnavailableError``, which nodes answer as an error to retry, never a crash.
+``StoreUnavailableError``, which nodes answer as an error to retry, never a
+crash; for the next ``busy_timeout`` seconds every transaction fails at once
+(a locked store costs one wait, not one per request queued behind it).
 ``purge`` checkpoints the WAL into the database and truncates it: deleted rows
-are gone from the disk only when it returns True (a reader holding the WAL
-makes it return False; call it again later).
+are gone from the disk only when it returns True (a reader holding the WAL, or
+a checkpoint that fails, makes it return False; call it again later).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -49,6 +52,13 @@ class StoreUnavailableError(StoreError):
     """A write could not be made now (locked past the busy timeout, read-only): retry later."""
 
 
+class Connection(sqlite3.Connection):
+    """A connection that remembers a lock it met, so the next transactions fail fast."""
+
+    busy_timeout: float = BUSY_TIMEOUT
+    unavailable_until: float = 0.0
+
+
 def open_database(path: Path | str, migrations: Sequence[str], application_id: int,
                   parameter: str = 'store_path',
                   busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
@@ -59,7 +69,8 @@ def open_database(path: Path | str, migrations: Sequence[str], application_id: i
         if path != ':memory:':
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, check_same_thread=False, isolation_level=None,
-                             timeout=busy_timeout)
+                             timeout=busy_timeout, factory=Connection)
+        db.busy_timeout = busy_timeout
         _intact(db, path)
         _claim(db, path, tuple(migrations), application_id)
         db.execute('PRAGMA journal_mode=WAL')
@@ -73,9 +84,11 @@ def open_database(path: Path | str, migrations: Sequence[str], application_id: i
         if db is not None:
             db.close()
         raise StoreError(f'{parameter} {path}: {_why(error)}') from error
-    except StoreError:
+    except StoreError as error:
         if db is not None:
             db.close()
+        if isinstance(error, StoreUnavailableError):     # met while checking: name the file
+            raise StoreError(f'{parameter} {path}: {error}') from error
         raise
     return db
 
@@ -90,6 +103,8 @@ def purge(db: sqlite3.Connection) -> bool:
     db.execute('PRAGMA busy_timeout = 0')      # never wait for a reader here: retry later
     try:
         busy, log, done = db.execute('PRAGMA wal_checkpoint(TRUNCATE)').fetchone()
+    except sqlite3.Error:                       # read-only, disk full, I/O: not yet
+        return False
     finally:
         db.execute(f'PRAGMA busy_timeout = {int(timeout)}')
     wal = _file(db) + '-wal'
@@ -194,10 +209,14 @@ class transaction:  # noqa: N801 - used as a statement: ``with transaction(db):`
         self.db = db
 
     def __enter__(self) -> sqlite3.Connection:
+        waited = getattr(self.db, 'unavailable_until', 0.0) - time.monotonic()
+        if waited > 0:
+            raise StoreUnavailableError(f'the store was unavailable a moment ago; retry in '
+                                        f'{waited:.1f} s')
         try:
             self.db.execute('BEGIN IMMEDIATE')
         except sqlite3.OperationalError as error:
-            raise StoreUnavailableError(_why(error)) from error
+            raise self._unavailable(error) from error
         return self.db
 
     def __exit__(self, kind: object, error: object, _: object) -> None:
@@ -207,9 +226,15 @@ class transaction:  # noqa: N801 - used as a statement: ``with transaction(db):`
             if kind is None:
                 if self.db.in_transaction:
                     self.db.execute('ROLLBACK')
-                raise StoreUnavailableError(_why(failure)) from failure
+                raise self._unavailable(failure) from failure
         if isinstance(error, sqlite3.OperationalError) and _unavailable(error):
-            raise StoreUnavailableError(_why(error)) from error
+            raise self._unavailable(error) from error
+
+    def _unavailable(self, error: sqlite3.OperationalError) -> StoreUnavailableError:
+        """The error to raise; the next transactions fail at once for one busy timeout."""
+        if isinstance(self.db, Connection):
+            self.db.unavailable_until = time.monotonic() + self.db.busy_timeout
+        return StoreUnavailableError(_why(error))
 
 
 def _unavailable(error: sqlite3.OperationalError) -> bool:

@@ -14,6 +14,7 @@ reaction (measured by ``make bench``). Severity filtering is unchanged.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
@@ -40,7 +41,23 @@ def _severity(kind: str) -> LoggingSeverity:
 
 
 def to_json(detail: dict[str, Any]) -> str:
-    return json.dumps(detail, ensure_ascii=False, default=_plain, separators=(',', ':'))
+    """Strict JSON (a non-finite number becomes its name as a string: NaN is not JSON)."""
+    try:
+        return json.dumps(detail, ensure_ascii=False, default=_plain, separators=(',', ':'),
+                          allow_nan=False)
+    except ValueError:
+        return json.dumps(_finite(detail), ensure_ascii=False, default=_plain,
+                          separators=(',', ':'))
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _plain(value: Any) -> Any:

@@ -48,6 +48,15 @@ def test_numbers_of_points(read, text, points):
     assert read.request(text).points == points
 
 
+@pytest.mark.parametrize('text', ['讲讲光合作用，' + '9' * 400 + '个知识点',
+                                  '用' + '9' * 400 + '分钟直接讲解光合作用',
+                                  '讲讲光合作用，9999999个知识点', '用1e309分钟讲光合作用'])
+def test_absurd_numbers_are_not_read_as_counts(read, text):
+    """400 nines once overflowed the core and made a course of Infinity minutes."""
+    request = read.request(text)
+    assert request.points is None and (request.minutes is None or request.minutes < 1e7)
+
+
 @pytest.mark.parametrize('text, other', [
     ('介绍一下量子力学', '量子力学'), ('用课堂方式讲讲相对论', '相对论'), ('科普一下黑洞，两分钟', '黑洞'),
 ])

@@ -49,10 +49,12 @@ def test_a_hostile_consent_update_is_refused(service, update):
     ('correct', json.dumps({'record_id': HUGE, 'fields': {}}), 'argument_json.record_id'),
     ('correct', json.dumps({'record_id': '99999999999999999999999', 'fields': {}}),
      'argument_json.record_id'),
+    ('correct', json.dumps({'record_id': True, 'fields': {}}), 'argument_json.record_id'),
     ('correct', json.dumps({'record_id': 1, 'fields': {'mastered': HUGE}}),
      'argument_json.fields.mastered'),
     ('pause_linkage', NESTED, 'argument_json'),
     ('pause_linkage', '{"skill": 5}', 'argument_json.skill'),
+    ('pause_linkage', '{"skill": "' + 'k' * 5000 + '"}', 'argument_json.skill: not a SKILL'),
 ])
 def test_a_hostile_privacy_argument_is_refused_by_field(shared, action, argument, named):
     ask(shared, '浮力又错了')
@@ -64,13 +66,18 @@ def test_a_hostile_privacy_argument_is_refused_by_field(shared, action, argument
 # ---- the one confirmation of a deletion ---------------------------------------------------
 
 DELETES = ['确定', '确认', '是的', '对', '对，删除', '删吧', '删除吧', '确定删除', '我确定', '是的，删除我的联动记录',
-           '好的', '可以', '行吧', '確定', 'yes', 'Yes, delete it', '删掉吧', '全部删除',
+           '好的', '可以', '删吧删吧', '確定', 'yes', 'Yes, delete it', '删掉吧', '全部删除',
            '确定！', '要删']
 KEEPS = ['我不确定，先别删', '先别删', '不要删', '别删了', '不删了', '算了', '再想想', '等一下', '我想想',
          '确定吗', '确定？', '你确定?', '真的要删吗', '删了还能恢复吗', '可以不删吗', '不确定', '确定不删',
          '嗯', '嗯……', '好像可以吧？', '如果能恢复就删', '删不删都行', '等我问问妈妈', '不是', '不行',
          '暂时不要', '以后再说', 'no', 'not now', '删除我的作业', '确定是这个吗', '', '   ', '？',
-         '我没说要删除', '没想好', '还是留着吧', '让我再考虑一下', '这道物理题怎么做']
+         '我没说要删除', '没想好', '还是留着吧', '让我再考虑一下', '这道物理题怎么做',
+         # words that are a yes elsewhere, not here: tag questions, "enough", "either",
+         # statements, a change of subject (found by a hostile tester)
+         '行吧', '好吧', '是吧', '对吧', '可以吧', '是的吧', '要删吧', '都行', '都可以', '我都行',
+         '对了', '行了', '好了', '好了好了', '可以了', '是我', '是我的记录', '是我删的', '删了',
+         '我删', '好的好的好的我的', '嗯，删吧', '随便', '删也行', '你看着办']
 
 
 @pytest.mark.parametrize('answer', DELETES)
@@ -89,8 +96,19 @@ def test_anything_else_cancels_the_deletion_and_says_so(shared, answer):
     kept = ask(shared, answer)
     assert kept.reply_text.startswith('好的，没有删除，你的联动记录都还在。')
     assert [r.concept for r in shared.store.records('l1')] == ['浮力']
-    assert not shared.store.privacy('l1').pending_delete
+    assert shared.store.privacy('l1').delete_asked_at == 0
     assert ask(shared, '确定').reply_text != '你的联动记录已经全部删除了。'   # the question is over
+
+
+def test_the_question_expires(shared):
+    ask(shared, '浮力又错了')
+    ask(shared, '删除我的联动记录')
+    late = ask(shared, '确定', now=NOW + timedelta(minutes=11))
+    assert late.reply_text != '你的联动记录已经全部删除了。'
+    assert len(shared.store.records('l1')) == 1
+    ask(shared, '删除我的联动记录', now=NOW + timedelta(minutes=12))
+    assert ask(shared, '确定', now=NOW + timedelta(minutes=13)).reply_text == \
+        '你的联动记录已经全部删除了。'
 
 
 def test_a_crisis_in_the_answer_is_referred_first_and_nothing_is_deleted(shared):
@@ -98,7 +116,7 @@ def test_a_crisis_in_the_answer_is_referred_first_and_nothing_is_deleted(shared)
     ask(shared, '删除我的联动记录')
     referred = ask(shared, '删不删无所谓了，我不想活了')
     assert referred.action == 'crisis_referral'
-    assert len(shared.store.records('l1')) == 1 and not shared.store.privacy('l1').pending_delete
+    assert len(shared.store.records('l1')) == 1 and shared.store.privacy('l1').delete_asked_at == 0
 
 
 # ---- "这次不要记忆": nothing of the next requests reaches the store ---------------------------
@@ -161,5 +179,22 @@ def test_a_locked_store_still_routes_and_refers_and_says_what_it_could_not_do(tm
     finally:
         other.execute('ROLLBACK')
         other.close()
+    store._db.unavailable_until = 0.0                         # one busy timeout later ...
     assert service.privacy('l1', 'delete', '', NOW).ok        # works again once released
     store.close()
+
+
+@pytest.mark.parametrize('row', ['not json', '5', '{"paused_skills": 7}', '{"no_memory_until": "x"}'])
+def test_a_damaged_privacy_row_refers_first_and_then_remembers_nothing(shared, row):
+    shared.store._db.execute('INSERT OR REPLACE INTO learner (learner_id, privacy) VALUES (?, ?)',
+                             ('l1', row))
+    assert ask(shared, '我不想活了').action == 'crisis_referral'
+    routed = ask(shared, '浮力又错了')
+    assert routed.action == 'route' and shared.store.records('l1') == []      # nothing kept
+    assert ask(shared, '删除我的联动记录').reply_text.startswith('删除后不可恢复')
+    assert shared.store.privacy('l1').remembers(NOW.timestamp())     # a fresh row, not DAMAGED
+
+
+def test_a_damaged_consent_row_grants_nothing(shared):
+    shared.store._db.execute("UPDATE learner SET consent = '{\"crossSkillSharing\": \"zz\"}'")
+    assert ask(shared, '浮力又错了').action == 'route' and shared.store.records('l1') == []

@@ -198,7 +198,7 @@ def test_bad_turns_are_rejected_and_huge_ones_truncated(rig):
     rejected = [json.loads(e.detail_json) for e in rig.traced('input_rejected')]
     assert [e.state for e in rig.traced('input_rejected')][:1] == ['unknown session']
     assert len(rejected) == 2 and rig.traced('input_rejected')[1].state == 'unknown speaker_role'
-    assert rejected[1]['role'] == 'intruder'
+    assert 'intruder' not in rig.traced('input_rejected')[1].detail_json    # their text
     heard = [json.loads(e.detail_json) for e in rig.traced('input')]
     assert heard[-1]['truncated'] is True
     assert rig.node.sessions['s'].digest.body == 1
@@ -301,3 +301,42 @@ def test_hostile_input_on_every_channel_is_answered_and_the_ta_goes_on(ros):
     assert not rig.traced('error')
     digest = rig.node.sessions['s'].digest
     assert digest.ta_count * 5 <= digest.body           # the share limit held throughout
+
+
+def test_a_step_that_waits_holds_no_other_step_up(rig):
+    rig.open(material='community_waste', session_id='a')
+    rig.open(material='community_waste', session_id='b')
+    waiting = rig.step_client.call_async(TaStep.Request(session_id='a', mode='refresh',
+                                                        last_turn_id='never-sent'))
+    plan = rig.step('b', 'plan')                  # answered while 'a' still waits
+    assert plan.ok and not waiting.done()
+    assert not rig.ros.wait(waiting).ok
+
+
+def test_a_refusal_is_traced_by_its_reason_never_by_what_was_sent(rig):
+    marker = '林晓雨住在幸福路'
+    rig.open(material='community_waste', session_id='s')
+    rig.step('s', 'refresh', previous=json.dumps({marker: 1, 'should_speak': True}))
+    rig.open(material=marker)
+    rig.open(material_yaml=f'topic: x\nmust_discuss: [{{id: "{marker}"}}]')
+    rig.step(marker, marker, after=marker)
+    reasons = rig.ros.until(lambda: [json.loads(e.detail_json)['reason']
+                                     for e in rig.traced('refused')][3:] and
+                            [json.loads(e.detail_json)['reason'] for e in rig.traced('refused')],
+                            what='four refusals')
+    assert reasons == ['bad_previous_card', 'no_pack', 'bad_pack', 'unknown_session']
+    assert marker not in ''.join(e.detail_json + e.state + e.session_id
+                                 for e in rig.events.messages if e.kind == 'refused')
+
+
+def test_a_pack_folder_with_a_link_out_of_it_stops_the_node(ros, tmp_path):
+    folder = tmp_path / 'packs'
+    folder.mkdir()
+    (folder / 'community_waste.yaml').write_text(yaml.safe_dump(shipped(PACK),
+                                                                allow_unicode=True),
+                                                 encoding='utf-8')
+    (tmp_path / 'outside.yaml').write_text('topic: SECRET\n', encoding='utf-8')
+    (folder / 'link.yaml').symlink_to(tmp_path / 'outside.yaml')
+    with pytest.raises(ConfigError, match='leads out of discussions_dir') as refused:
+        ros.add(PblTa, parameter_overrides=[Parameter('discussions_dir', value=str(folder))])
+    assert 'SECRET' not in str(refused.value)

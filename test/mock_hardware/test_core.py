@@ -59,9 +59,10 @@ def test_speech_progress_is_monotonic_and_bounded(chars, seconds, marks):
     (('welcome', 'up', 1, 1.0), "side must be left, right or both, not 'up'"),
     (('welcome', 'left', 11, 1.0), 'cycles must be 0-10'),
     (('welcome', 'left', -1, 1.0), 'cycles must be 0-10'),
-    (('welcome', 'left', 1, 0.0), 'speed must be in (0, 2]'),
-    (('welcome', 'left', 1, float('nan')), 'speed must be in (0, 2]'),
-    (('welcome', 'left', 1, 3.0), 'speed must be in (0, 2]'),
+    (('welcome', 'left', 1, 0.0), 'speed must be in [0.05, 2]'),
+    (('welcome', 'left', 1, float('nan')), 'speed must be in [0.05, 2]'),
+    (('welcome', 'left', 1, 3.0), 'speed must be in [0.05, 2]'),
+    (('welcome', 'left', 1, 1e-30), 'speed must be in [0.05, 2]'),     # would last 1e30 s
 ])
 def test_arm_gesture_validation(args, problem):
     found = core.check_arm_gesture(BODY, *args)
@@ -104,7 +105,7 @@ def test_hand_validation(action, side, fingers, problem):
     (NEUTRAL, [float('inf')] + [0] * 6, 1.0, 'right_positions: shoulder_pitch is not finite'),
     (NEUTRAL, [0, 0, 0, 30, 0, 0, 0], 1.0, 'right_positions: elbow=30 is outside its limits'),
     ([0, 0, 0, 0, 0, 0, -91], NEUTRAL, 1.0, 'left_positions: wrist_roll=-91 is outside'),
-    (NEUTRAL, NEUTRAL, 0.0, 'speed must be in (0, 2]'),
+    (NEUTRAL, NEUTRAL, 0.0, 'speed must be in [0.05, 2]'),
 ])
 def test_move_pos_validation(left, right, speed, problem):
     found = core.check_move_pos(BODY, left, right, speed)

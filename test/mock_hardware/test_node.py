@@ -357,3 +357,35 @@ def test_hostile_goals_are_refused_or_fail_and_the_mock_goes_on(ros):
 
     send()
     assert mock.context.ok()
+
+
+def test_an_action_callback_that_raises_ends_the_goal_in_error_and_the_mock_goes_on(ros,
+                                                                                   monkeypatch):
+    mock = ros.add(MockHardware, parameter_overrides=[Parameter('time_scale', value=0.0)])
+    start, calls = mock._start, []
+
+    def fragile(device, handle):
+        calls.append(device)
+        if len(calls) == 1:
+            raise KeyError('a bug in the mock')
+        return start(device, handle)
+
+    monkeypatch.setattr(mock, '_start', fragile)
+    probe = ros.node()
+    client = ActionClient(probe, SpeakAction, 'tts/speak')
+    ros.until(client.server_is_ready, what='tts/speak')
+    results = []
+    for _ in range(2):
+        handle = ros.wait(client.send_goal_async(SpeakAction.Goal(message='好')))
+        results.append(ros.wait(handle.get_result_async()).result)
+    assert [r.state for r in results] == ['error', 'completed']
+    assert results[0].error == 'internal error (traced)'
+
+
+def test_a_goal_beyond_the_transport_cap_is_rejected(rig):
+    r = rig()
+    client = ActionClient(r.probe, SpeakAction, 'tts/speak')
+    assert client.wait_for_server(timeout_sec=5.0)
+    handle = r.ros.wait(client.send_goal_async(SpeakAction.Goal(message='话' * 100_001)))
+    assert not handle.accepted
+    assert r.dispositions(1)[-1] == ('tts', 'speak', 'rejected')

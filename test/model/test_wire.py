@@ -94,7 +94,9 @@ def test_a_model_error_names_the_field_and_each_problem():
     text = str(refused.value)
     assert 'previous_state_card_json.should_speak: Input should be a valid boolean' in text
     assert 'previous_state_card_json.count: Field required' in text
-    assert refused.value.field == 'previous_state_card_json.should_speak'
+    assert refused.value.field == 'previous_state_card_json' and refused.value.key == 'should_speak'
+    assert refused.value.named(['should_speak']) == 'previous_state_card_json.should_speak'
+    assert refused.value.named() == 'previous_state_card_json'
 
 
 json_values = st.recursive(

@@ -105,6 +105,9 @@ def test_a_locked_file_is_refused_at_start_and_unavailable_at_run_time(path):
     finally:
         other.execute('ROLLBACK')
         other.close()
+    with pytest.raises(StoreUnavailableError, match='a moment ago'):
+        store.add_referral('l1', 1.0)              # for one busy timeout, no second wait
+    store._db.unavailable_until = 0.0              # ... which has passed now
     store.add_referral('l1', 1.0)                  # the lock is gone: the write goes through
     assert store.referrals('l1') == [(1.0, '已转介')]
 
@@ -141,3 +144,19 @@ def test_a_rollback_reraises_a_lock_as_unavailable(path):
 
 def _bytes(path) -> bytes:
     return b''.join(p.read_bytes() for p in path.parent.iterdir() if p.name.startswith(path.name))
+
+
+def test_a_purge_that_cannot_write_says_not_yet_and_succeeds_later(path):
+    db = open_database(path, ('CREATE TABLE t (x TEXT);',), 0x7E57)
+    with transaction(db):
+        db.execute('INSERT INTO t VALUES (?)', (MARKER,))
+    with transaction(db):
+        db.execute('DELETE FROM t')
+    if not _immutable(path):
+        pytest.skip('no way to make a file read-only for root here (chattr +i unsupported)')
+    try:
+        assert not purge(db)                       # an error is "not yet", never a crash
+    finally:
+        _mutable(path)
+    assert purge(db)
+    assert MARKER.encode() not in _bytes(path)

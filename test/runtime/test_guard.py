@@ -14,6 +14,7 @@ from std_srvs.srv import Trigger
 
 from robot_skills.runtime.entry import spin
 from robot_skills.runtime.guard import GuardedNode, failed, oversized
+from robot_skills.runtime.tracing import to_json
 from robot_skills_interfaces.msg import LearningRequest, SkillEvent
 from robot_skills_interfaces.srv import HealthCheck, RecordsCall, SubmitHandover
 
@@ -175,3 +176,9 @@ def test_what_escapes_every_guard_is_reported_by_spin_and_the_spin_goes_on(ros, 
     node.create_timer(0.05, lambda: node.ticks > 5 and not stop.done() and stop.set_result(1))
     spin(ros.executor, stop, lambda where, error: reported.append(type(error).__name__))
     assert reported == ['ZeroDivisionError'] and stop.done()
+
+
+def test_a_trace_is_strict_json_even_with_a_non_finite_number():
+    text = to_json({'minutes': float('inf'), 'nested': [float('nan'), 1.5]})
+    assert json.loads(text, parse_constant=lambda c: pytest.fail(c)) == {
+        'minutes': 'inf', 'nested': ['nan', 1.5]}
