@@ -27,6 +27,7 @@ escapes (a callback inside rclpy itself) and reports it through the same guard.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import traceback
 from collections.abc import Callable
@@ -117,8 +118,13 @@ class Guard:
 
     def call(self, callback: Callable[..., Any], where: str,
              fallback: Callable[..., Any] | None = None) -> Callable[..., Any]:
-        """``callback`` that reports an exception and returns ``fallback(*args)`` (or None)."""
+        """``callback`` that reports an exception and returns ``fallback(*args)`` (or None).
+
+        The wrapper keeps the callback's signature (``functools.wraps``): executors read it
+        to decide what to pass (a timer's ``TimerInfo``, a subscription's ``MessageInfo``).
+        """
         if inspect.iscoroutinefunction(callback):
+            @functools.wraps(callback)
             async def guarded_async(*args: Any) -> Any:
                 try:
                     return await callback(*args)
@@ -127,6 +133,7 @@ class Guard:
                     return fallback(*args) if fallback else None
             return guarded_async
 
+        @functools.wraps(callback)
         def guarded(*args: Any) -> Any:
             try:
                 return callback(*args)

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import time
+
+import rclpy
 
 import pytest
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.context import Context
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.experimental import EventsExecutor
 from rclpy.parameter import Parameter
 from rclpy.task import Future
 from ros_harness import Recorder
@@ -182,3 +188,31 @@ def test_a_trace_is_strict_json_even_with_a_non_finite_number():
     text = to_json({'minutes': float('inf'), 'nested': [float('nan'), 1.5]})
     assert json.loads(text, parse_constant=lambda c: pytest.fail(c)) == {
         'minutes': 'inf', 'nested': ['nan', 1.5]}
+
+
+@pytest.mark.parametrize('executor', [SingleThreadedExecutor, EventsExecutor])
+def test_a_guarded_timer_runs_on_every_executor(executor):
+    """The EventsExecutor passes a TimerInfo to a callback whose signature takes one: the
+    guard keeps the callback's own signature, so a timer without parameters gets none."""
+    context = Context()
+    rclpy.init(context=context)
+    spinner = executor(context=context)
+    node = GuardedNode('ticking', 'ticking', context=context)
+    ticks: list[int] = []
+
+    def tick() -> None:                   # the first tick raises; the timer goes on
+        ticks.append(len(ticks))
+        if len(ticks) == 1:
+            raise ZeroDivisionError('tick')
+
+    node.create_timer(0.01, tick)
+    try:
+        spinner.add_node(node)
+        deadline = time.monotonic() + 10.0
+        while len(ticks) < 3 and time.monotonic() < deadline:
+            spinner.spin_once(timeout_sec=0.1)
+        assert len(ticks) >= 3
+    finally:
+        spinner.shutdown()
+        node.destroy_node()
+        rclpy.try_shutdown(context=context)
