@@ -2,7 +2,7 @@
 # (scripts/setup-env is idempotent and cached), so a fresh clone needs nothing else.
 ENV := scripts/with-env
 
-.PHONY: demo test bench explore console setup lint lock clean
+.PHONY: demo test bench eval explore console setup lint lock clean
 
 demo: ## set up, then play config/scenarios/demo.yaml in the all-in-one simulation
 	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml
@@ -13,6 +13,9 @@ test: ## set up, then lint and run the whole test suite
 
 bench: ## set up, then print latency, throughput and memory figures next to the rclpy floor
 	$(ENV) python -m bench
+
+eval: ## set up, then the crisis check's recall and false positives per category, and its time
+	$(ENV) python -m bench.crisis
 
 explore: ## set up, then the hostile-input suites with thousands of examples per node
 	HYPOTHESIS_PROFILE=explore $(ENV) python -m pytest -o timeout=3600 -q -k hostile

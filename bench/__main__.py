@@ -19,7 +19,9 @@ meaningful on a noisy host:
   and its monthly report over 10,000 stored records among them);
 * RSS of each node process and of the whole simulation;
 * the edges (``bench/edges.py``): 20 concurrent callers on every service, a
-  2,000-message burst on every input topic, pbl_ta's memory over 50,000 turns.
+  2,000-message burst on every input topic, pbl_ta's memory over 50,000 turns;
+* the crisis check (``bench/crisis.py``, also ``make eval``): recall and false
+  positives per category on its corpus, and its time on the longest requests.
 
 Latency is the mock's command-log stamp minus the event's stamp (one clock).
 """
@@ -45,7 +47,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from bench import coordinator, discussion, edges, records
+from bench import coordinator, crisis, discussion, edges, records
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
 from robot_skills.classroom.grading import Grader
@@ -305,6 +307,7 @@ def main() -> None:
     sim_rss = simulation_rss()
     report(floor, results, cores, sim_rss, lessons, coordinated, discussed, recorded)
     edges.report(edged)
+    crisis.report(crisis.measure())
 
 
 def report(floor: dict, results: list[dict], cores: list[dict], sim_rss: float,

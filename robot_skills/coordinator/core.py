@@ -3,7 +3,11 @@
 For each request, in this order:
 
 1. the crisis exception (``crisis.py``): a referral and nothing else; only the
-   fact "已转介" is written; then a request longer than ``max_chars`` is declined;
+   fact "已转介" is written. The referral is a conversation: the learner stays
+   in the crisis flow (``CrisisFlow``, kept in memory only) until they clearly
+   return to learning; a region named then gets its help line, anything else a
+   steady reply with no homework routing. Then a request longer than
+   ``max_chars`` is declined;
 2. privacy controls (查看/更正/删除/暂停/不要记忆/不要共享/导出);
 3. whole-system requests: the monthly report, the health check;
 4. reminders: queued only with ``reminderConsent`` ("我把它加进你的提醒队列了",
@@ -61,13 +65,21 @@ class Request:
 
 
 @dataclass(frozen=True)
+class CrisisFlow:
+    """A learner who was referred and has not returned to learning (memory only)."""
+
+    region: str | None = None
+
+
+@dataclass(frozen=True)
 class LearnerView:
-    """What the store knows about the learner, read before deciding."""
+    """What the store (and, for the crisis flow, memory) knows about the learner."""
 
     consent: ConsentBits = field(default_factory=ConsentBits)
     privacy: Privacy = field(default_factory=Privacy)
     recent: frozenset[tuple[str, str]] = frozenset()       # (concept, SKILL) in the window
     queued: dict[tuple[str, str], int] = field(default_factory=dict)   # reminder -> its id
+    crisis: CrisisFlow | None = None
 
 
 # ---- writes the node applies -------------------------------------------------------------
@@ -106,8 +118,20 @@ class StoreHandover:
     body: str
 
 
+@dataclass(frozen=True)
+class HoldCrisis:
+    """Keep the learner in the crisis flow (in memory), with the region once known."""
+
+    region: str | None
+
+
+@dataclass(frozen=True)
+class LeaveCrisis:
+    """The learner clearly returned to learning."""
+
+
 Write = RecordLinkage | RecordDispatch | QueueReminder | MergeReminder | RecordReferral | \
-    StoreHandover
+    StoreHandover | HoldCrisis | LeaveCrisis
 
 
 @dataclass(frozen=True)
@@ -141,28 +165,57 @@ class Coordinator:
 
     # ---- requests -------------------------------------------------------------------------
 
-    def refer(self, request: Request) -> Decision | None:
-        """The crisis exception, before anything else (the store included): a referral or None."""
-        text = unicodedata.normalize('NFKC', request.text).strip()
-        return self._referral(text, self.crisis.read(text))
+    def refer(self, request: Request,
+              flow: CrisisFlow | None = None) -> tuple[Decision | None, CrisisReading]:
+        """The crisis exception, before anything else (the store included): a referral, or
+        the next step of the crisis flow, or None; and the crisis reading (for hyperbole)."""
+        crisis = self.crisis.read(request.text)
+        reply = self.crisis.lexicon.reply
+        if crisis.referral:
+            region = crisis.region or (flow.region if flow else None)
+            return Decision('crisis_referral', self.crisis.reply(region),
+                            detail={'signals': [s.category for s in crisis.signals]},
+                            writes=(HoldCrisis(region), RecordReferral())), crisis
+        if flow is None:
+            return None, crisis
+        named = self.crisis.region(request.text) if flow.region is None else None
+        if named is not None:
+            return Decision('crisis_referral', reply.region_known + self.crisis.line(named) +
+                            reply.adult, detail={'followup': 'region', 'region': named},
+                            writes=(HoldCrisis(named),)), crisis
+        if self._learning(request):
+            return None, crisis
+        return Decision('crisis_referral', reply.stay + self.crisis.line(flow.region),
+                        detail={'followup': 'stay'}, writes=(HoldCrisis(flow.region),)), crisis
 
-    def _referral(self, text: str, crisis: CrisisReading) -> Decision | None:
-        if not crisis.referral:
-            return None
-        return Decision('crisis_referral', self.crisis.reply(self.crisis.region(text)),
-                        detail={'signals': [s.category for s in crisis.signals]},
-                        writes=(RecordReferral(),))
-
-    def decide(self, request: Request, view: LearnerView, now: datetime) -> Decision:
-        text = unicodedata.normalize('NFKC', request.text).strip()
-        crisis = self.crisis.read(text)
-        referral = self._referral(text, crisis)
-        if referral is not None:
-            return referral
+    def _learning(self, request: Request) -> bool:
+        """A clear return to learning: a subject, a stage or a whole-system request."""
+        text = request.text.strip()
         if len(text) > self.router.routing.max_chars:
+            return False
+        text = unicodedata.normalize('NFKC', text)
+        return bool(self.router.stage(text) or self.router.whole_system(text)
+                    or self.router.subject(text, request.image_tags).subject)
+
+    def decide(self, request: Request, view: LearnerView, now: datetime,
+               crisis: CrisisReading | None = None) -> Decision:
+        """The decision for ``request``; ``crisis``: the reading ``refer`` already made (the
+        service refers first, before reading the store)."""
+        if crisis is None:
+            referral, crisis = self.refer(request, view.crisis)
+            if referral is not None:
+                return referral
+        if len(request.text.strip()) > self.router.routing.max_chars:
             return Decision('declined', self.phrases.too_long,
                             detail={'why': f'longer than {self.router.routing.max_chars} '
                                            'characters'})
+        text = unicodedata.normalize('NFKC', request.text).strip()
+        writes: tuple[Write, ...] = (LeaveCrisis(),) if view.crisis is not None else ()
+        decision = self._decide(request, text, view, now, crisis)
+        return replace(decision, writes=writes + decision.writes) if writes else decision
+
+    def _decide(self, request: Request, text: str, view: LearnerView, now: datetime,
+                crisis: CrisisReading) -> Decision:
         privacy = self.router.privacy(text)
         if privacy:
             return Decision('privacy', detail={'privacy': privacy})

@@ -1,27 +1,75 @@
 """The crisis exception: checked before routing, reports or any other output.
 
-Self-harm, suicidal thoughts, being bullied or hurt, lasting despair and
-family safety stop every other flow. The answer follows the document's order:
-steady and without judgement -> what an AI cannot do -> reach a trusted adult
--> the help line of the learner's region (asked for when unknown, with the
-mainland's 110/120 said in any case). 宁可误报，不可漏报: any single signal of
-the lexicon is a referral.
+Self-harm, suicidal thoughts, being bullied or hurt, family safety, lasting
+despair and other danger beyond learning stop every other flow. The answer
+follows the document's order: steady and without judgement -> what an AI
+cannot do -> reach a trusted adult -> the help line of the learner's region
+(asked for when unknown, with the mainland's 110/120 said in any case).
+宁可误报，不可漏报: any single signal is a referral.
 
-Hyperbole about school work ("这道题要杀死我了", "作业烦死了") is not a referral
-on its own. Flagging it would stop the learning request of every frustrated
+How a request is read, in time linear in its length (it is checked before
+the length limit, on up to the transport cap: 100,000 characters):
+
+* its own folded copy (``fold``), never shown to routing (which keeps what
+  folding destroys, such as the superscripts of m·s⁻¹): NFKC of the characters
+  that need it (full width letters, compatibility ideographs, ligatures; the
+  full-width punctuation the patterns allow stays), run by run, or for a text
+  of more than ``RUNS`` such runs character by character in one pass (CPython's
+  NFKC of a whole 100 kB Chinese text costs 17 ms); lower case, apostrophes
+  dropped ("don't" is "dont");
+* traditional Chinese is read by the patterns themselves: at load, every
+  simplified character of a pattern becomes a class of it and the traditional
+  characters OpenCC converts to it (自杀 reads 自殺), so a text is never
+  converted (a conversion would cost more than the whole check);
+* RE2 (``google-re2``): the patterns of ``config/coordinator/crisis.yaml``
+  in a few sets (one per category, ``GROUP`` patterns at most: one automaton
+  for all of them grows too large to build as text arrives), each matched in
+  one pass over the UTF-8 text with no backtracking. The automata are warmed
+  at load. Spaces, punctuation, zero-width characters and particles between
+  the parts of a phrase are part of the patterns (``~``), so "想\u200b死",
+  "想，死" and "想了死" read as 想死; nothing in a pattern crosses a sentence end;
+* a match inside an ``exclusions`` idiom is not a signal (想死你了);
+* a match is a question about a topic only when its sentence names the topic
+  (``frames``: a text, a word, an event), asks about it (``asks``) and has no
+  first-person word: Chinese drops the subject ("不想活了"), so a frame alone
+  never sets a match aside. At most ``MAX_CHECKED`` matches are looked at:
+  past that, the text is a referral (an input built to exhaust the check is
+  not a reason to miss one). The first real signal ends the check.
+
+Everything after folding works on the UTF-8 bytes of the text (RE2 reads
+UTF-8; encoding it once instead of once per regex halves the cost).
+
+Hyperbole about school work ("这道题要杀死我了", "作业烦死了") is not a referral on
+its own. Flagging it would stop the learning request of every frustrated
 student, teach them that venting gets them a script, and bury real signals in
-noise; instead the request is answered and one gentle check-in is added, which
-keeps the door open. Whenever a real signal is also present (想死, 不想活 ...)
-the referral wins: the hyperbole rule never removes a flag.
+noise; instead the request is answered and one gentle check-in is added,
+which keeps the door open. Whenever a real signal is also present (想死, 不想活
+...) the referral wins: the hyperbole rule never removes a flag.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
+
+import opencc
+import re2
 
 from robot_skills.coordinator.lexicon import Crisis
+
+MAX_CHECKED = 64
+SENTENCE = 6000          # bytes: a sentence is read at most this far either side of a match
+WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
+GROUP = 24               # patterns per set
+DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
+WARM = 200_000           # characters read at load to build the automata's common states
+RUNS = 256               # runs of characters to normalise one by one, at most
+_CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
+_APOSTROPHES = "'’`´"
+_OPENCC = ('t2s', 'tw2s', 'hk2s')
 
 
 @dataclass(frozen=True)
@@ -34,41 +82,221 @@ class Signal:
 class CrisisReading:
     signals: tuple[Signal, ...]
     hyperbole: bool
+    region: str | None = None        # the region the text names (read with a signal only)
 
     @property
     def referral(self) -> bool:
         return bool(self.signals)
 
 
+@dataclass(frozen=True)
+class _Pattern:
+    category: str
+    source: str
+    regex: Any
+
+
+def _options() -> Any:
+    options = re2.Options()
+    options.max_mem = DFA_MEMORY
+    return options
+
+
+def _compiled(pattern: str) -> Any:
+    return re2.compile(pattern.encode(), _options())
+
+
+def _alternation(patterns: list[str]) -> Any:
+    return _compiled('|'.join(f'(?:{p})' for p in patterns)) if patterns else None
+
+
 class CrisisDetector:
     def __init__(self, lexicon: Crisis) -> None:
         self.lexicon = lexicon
-        self._categories = [(name, pattern, re.compile(pattern))
-                            for name, patterns in lexicon.categories.items()
-                            for pattern in patterns]
-        self._hyperbole = [re.compile(p) for p in lexicon.hyperbole.patterns]
+        self._variants = _traditional_variants()
+        self._patterns = [_Pattern(name, source, _compiled(self._expand(source)))
+                          for name, category in lexicon.categories.items()
+                          for source in (*category.zh, *category.en)]
+        self._sets = self._groups()
+        self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
+        self._frames = self._any([*lexicon.frames.zh, *lexicon.frames.en])
+        self._asks = self._any([*lexicon.asks.zh, *lexicon.asks.en])
+        self._first_person = self._any([lexicon.first_person.zh, lexicon.first_person.en])
+        self._hyperbole = self._any([*lexicon.hyperbole.zh, *lexicon.hyperbole.en])
+        self._regions = {region: self._any([re2.escape(n) if _is_cjk(n) else
+                                            rf'\b{re2.escape(n)}\b' for n in names])
+                         for region, names in lexicon.regions.names.items()}
+        self._ends = re.compile(b'|'.join(re.escape(c.encode()) for c in lexicon.sentence_end))
+        self._unstable = self._nfkc_unstable()
+        self._warm()
+
+    def _expand(self, pattern: str) -> str:
+        """``~`` is the gap between parts; ``…`` any character of the same sentence; every
+        simplified character also matches its traditional forms."""
+        return _with_variants(pattern.replace('~', self.lexicon.gap).replace(
+            '…', f'[^{_class(self.lexicon.sentence_end)}]'), self._variants)
+
+    def _any(self, patterns: list[str]) -> Any:
+        return _alternation([self._expand(p) for p in patterns])
+
+    def _groups(self) -> list[tuple[Any, list[int]]]:
+        """One RE2 set per category, ``GROUP`` patterns at most: (the set, pattern indices)."""
+        groups: dict[str, list[int]] = {}
+        for index, pattern in enumerate(self._patterns):
+            groups.setdefault(pattern.category, []).append(index)
+        sets = []
+        for indices in groups.values():
+            for start in range(0, len(indices), GROUP):
+                chunk = indices[start:start + GROUP]
+                compiled = re2.Set.SearchSet(_options())
+                for index in chunk:
+                    compiled.Add(self._expand(self._patterns[index].source).encode())
+                compiled.Compile()
+                sets.append((compiled, chunk))
+        return sets
+
+    def _warm(self) -> None:
+        """Read a mix of every pattern's characters, then of all CJK characters, once: the
+        first requests do not pay for building the automata's common states."""
+        alphabet = sorted({ch for p in self._patterns for ch in p.source if _is_cjk(ch)})
+        mixes = [alphabet, _CJK] if alphabet else [_CJK]
+        text = ''.join(''.join(chars[(n * 7919) % len(chars)] for n in range(WARM // 2))
+                       for chars in mixes).encode()
+        for compiled, _ in self._sets:
+            compiled.Match(text)
+
+    # ---- folding -----------------------------------------------------------------------------
+
+    def _nfkc_unstable(self) -> tuple[re.Pattern[str], dict[int, str]]:
+        """Runs of the characters NFKC changes (not the full-width punctuation the patterns
+        allow as is), and each one's NFKC form."""
+        allowed = set(self.lexicon.gap + self.lexicon.sentence_end)
+        table = {c: unicodedata.normalize('NFKC', chr(c)) for c in range(0x10000)
+                 if not 0xD800 <= c <= 0xDFFF and chr(c) not in allowed
+                 and unicodedata.normalize('NFKC', chr(c)) != chr(c)}
+        characters = re.escape(''.join(map(chr, table)))
+        return re.compile(f'[{characters}\U00010000-\U0010ffff]+'), table
+
+    def fold(self, text: str) -> str:
+        """The request as the crisis patterns read it (see the module docstring)."""
+        runs, table = self._unstable
+        found = list(itertools.islice(runs.finditer(text), RUNS + 1))
+        if len(found) > RUNS:
+            text = text.translate(table)
+        elif found:
+            text = runs.sub(lambda run: unicodedata.normalize('NFKC', run.group()), text)
+        text = text.lower()
+        for apostrophe in _APOSTROPHES:
+            text = text.replace(apostrophe, '')
+        return text
+
+    # ---- reading -----------------------------------------------------------------------------
 
     def read(self, text: str) -> CrisisReading:
-        folded = re.sub(r'\s+', '', unicodedata.normalize('NFKC', text))
-        signals = tuple(Signal(name, pattern) for name, pattern, regex in self._categories
-                        if regex.search(folded))
-        hyperbole = not signals and any(regex.search(folded) for regex in self._hyperbole)
-        return CrisisReading(signals, hyperbole)
+        folded = self.fold(text).encode()
+        signal = self._signal(folded)
+        if signal is not None:
+            return CrisisReading((signal,), False, self._region(folded))
+        hyperbole = self._hyperbole is not None and self._hyperbole.search(folded) is not None
+        return CrisisReading((), hyperbole)
+
+    def _signal(self, text: bytes) -> Signal | None:
+        """The first real signal of ``text`` (UTF-8), or None."""
+        matched = sorted(indices[n] for compiled, indices in self._sets
+                         for n in compiled.Match(text) or ())
+        budget = MAX_CHECKED
+        for index in matched:
+            pattern = self._patterns[index]
+            for match in pattern.regex.finditer(text):
+                if budget <= 0:
+                    return Signal(pattern.category, pattern.source)
+                budget -= 1
+                if not self._excluded(text, *match.span()) and \
+                        not self._about_a_topic(text, match.start()):
+                    return Signal(pattern.category, pattern.source)
+        return None
+
+    def _excluded(self, text: bytes, start: int, end: int) -> bool:
+        """The match lies inside an exclusion idiom (looked for around it only)."""
+        if self._exclusions is None:
+            return False
+        around = self._exclusions.finditer(text, max(0, start - WINDOW), end + WINDOW)
+        return any(m.start() <= start and end <= m.end() for m in around)
+
+    def _about_a_topic(self, text: bytes, position: int) -> bool:
+        """The sentence around ``position`` names a study topic and asks about it, and says
+        nothing of "I"."""
+        floor = max(0, position - SENTENCE)
+        start = max((m.end() for m in self._ends.finditer(text, floor, position)), default=floor)
+        after = self._ends.search(text, position, position + SENTENCE)
+        sentence = text[start:after.start() if after else position + SENTENCE]
+
+        def found(regex: Any) -> bool:
+            return regex is not None and regex.search(sentence) is not None
+
+        return found(self._frames) and found(self._asks) and not found(self._first_person)
+
+    # ---- the answer ----------------------------------------------------------------------------
 
     def region(self, text: str) -> str | None:
-        """The region a learner names in ``text`` (中国大陆, 北京, 香港 ...), if any."""
-        for region, names in self.lexicon.regions.names.items():
-            if any(name in text for name in names):
+        """The region a learner names in ``text`` (中国大陆, 北京, 香港, 臺灣 ...), if any."""
+        return self._region(self.fold(text).encode())
+
+    def _region(self, folded: bytes) -> str | None:
+        for region, regex in self._regions.items():
+            if regex is not None and regex.search(folded):
                 return region
         return None
 
     def reply(self, region: str | None) -> str:
         """Steady -> AI's limits -> a trusted adult -> the region's help line (or ask)."""
         reply = self.lexicon.reply
-        parts = [reply.steady, reply.limits, reply.adult]
+        return ''.join([reply.steady, reply.limits, reply.adult, self.line(region)])
+
+    def line(self, region: str | None) -> str:
+        """The region's help line; when the region is unknown, ask, and say the mainland's."""
         if region is None:
-            parts += [reply.ask_region, reply.mainland_hint]
+            return self.lexicon.reply.ask_region + self.lexicon.reply.mainland_hint
+        lines = self.lexicon.regions.lines
+        return lines.get(region, lines['other'])
+
+
+def _traditional_variants() -> dict[str, str]:
+    """Simplified character -> the traditional characters OpenCC converts to it."""
+    variants: dict[str, set[str]] = {}
+    for config in _OPENCC:
+        for traditional, simplified in zip(_CJK, opencc.OpenCC(config).convert(_CJK),
+                                           strict=True):
+            if traditional != simplified:
+                variants.setdefault(simplified, set()).add(traditional)
+    return {s: ''.join(sorted(t)) for s, t in variants.items()}
+
+
+def _with_variants(pattern: str, variants: dict[str, str]) -> str:
+    """``pattern`` with each simplified character ``c`` read as ``[c<traditional>]`` (inside a
+    class, the traditional characters are added to it)."""
+    out, in_class, escaped = [], False, False
+    for ch in pattern:
+        extra = variants.get(ch, '') if not escaped else ''
+        if extra:
+            out.append(ch + extra if in_class else f'[{ch}{extra}]')
         else:
-            lines = self.lexicon.regions.lines
-            parts.append(lines.get(region, lines['other']))
-        return ''.join(parts)
+            out.append(ch)
+        if escaped:
+            escaped = False
+        elif ch == '\\':
+            escaped = True
+        elif ch == '[':
+            in_class = True
+        elif ch == ']':
+            in_class = False
+    return ''.join(out)
+
+
+def _class(characters: str) -> str:
+    """``characters`` as the inside of an RE2 character class."""
+    return ''.join(f'\\{c}' if c in '\\]^-[' else c for c in characters)
+
+
+def _is_cjk(name: str) -> bool:
+    return any('\u4e00' <= ch <= '\u9fff' for ch in name)

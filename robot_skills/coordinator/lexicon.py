@@ -7,9 +7,8 @@ so a bad pattern stops the node with the entry named.
 
 from __future__ import annotations
 
-import re
-
-from pydantic import Field, field_validator
+import re2
+from pydantic import Field, field_validator, model_validator
 
 from robot_skills.coordinator.confirmation import Confirmation
 from robot_skills.model.config import Strict
@@ -67,23 +66,20 @@ class Routing(Strict):
     confirmation: Confirmation
 
 
-def _compiled(patterns: list[str]) -> list[str]:
-    for pattern in patterns:
-        try:
-            re.compile(pattern)
-        except re.error as error:
-            raise ValueError(f'pattern {pattern!r} is not a regular expression: {error}') from error
-    return patterns
+class ScriptPatterns(Strict):
+    """RE2 patterns for the Chinese (``zh``, ``~`` = the gap) and the English (``en``) copy."""
+
+    zh: list[str] = []
+    en: list[str] = []
 
 
-class Hyperbole(Strict):
-    patterns: list[str]
+class FirstPerson(Strict):
+    zh: str
+    en: str
+
+
+class Hyperbole(ScriptPatterns):
     check_in: str
-
-    @field_validator('patterns')
-    @classmethod
-    def _patterns(cls, patterns: list[str]) -> list[str]:
-        return _compiled(patterns)
 
 
 class Regions(Strict):
@@ -104,22 +100,45 @@ class CrisisReply(Strict):
     adult: str
     ask_region: str
     mainland_hint: str
+    region_known: str
+    stay: str
 
 
 class Crisis(Strict):
-    """``config/coordinator/crisis.yaml``."""
+    """``config/coordinator/crisis.yaml`` (what each part means: its header)."""
 
-    categories: dict[str, list[str]]
+    gap: str
+    sentence_end: str
+    categories: dict[str, ScriptPatterns]
+    exclusions: ScriptPatterns
+    frames: ScriptPatterns
+    asks: ScriptPatterns
+    first_person: FirstPerson
     hyperbole: Hyperbole
     regions: Regions
     reply: CrisisReply
 
-    @field_validator('categories')
-    @classmethod
-    def _patterns(cls, categories: dict[str, list[str]]) -> dict[str, list[str]]:
-        for patterns in categories.values():
-            _compiled(patterns)
-        return categories
+    @model_validator(mode='after')
+    def _patterns(self) -> Crisis:
+        """Every pattern is RE2 (linear time: no look-around, no back-references)."""
+        groups = {f'categories.{name}': c for name, c in self.categories.items()}
+        groups.update(exclusions=self.exclusions, frames=self.frames, asks=self.asks,
+                      hyperbole=self.hyperbole)
+        for where, group in groups.items():
+            for script in ('zh', 'en'):
+                for pattern in getattr(group, script):
+                    _re2(pattern.replace('~', self.gap).replace('…', '.'), f'{where}.{script}',
+                         pattern)
+        _re2(self.first_person.zh, 'first_person.zh', self.first_person.zh)
+        _re2(self.first_person.en, 'first_person.en', self.first_person.en)
+        return self
+
+
+def _re2(pattern: str, where: str, shown: str) -> None:
+    try:
+        re2.compile(pattern)
+    except re2.error as error:
+        raise ValueError(f'{where}: {shown!r} is not an RE2 pattern: {error}') from error
 
 
 class PrivacyPhrases(Strict):

@@ -1,21 +1,24 @@
 """What the coordinator keeps in memory only, bounded and expiring.
 
-"这次不要记忆" means nothing of the learner's next requests reaches the store:
-while memory is paused, dispatches (for dedupe) and queued reminders (for
-merging) live here instead, and are forgotten after their window or when the
-process ends. How often a handover was refused (the document allows one
-resubmission) is counted here too: a refused input writes nothing to the
-store, and a flood of refused handovers cannot grow it.
+"这次不要记忆" means nothing of the learner's next requests reaches the store: while memory is
+paused, dispatches (for dedupe) and queued reminders (for merging) live here instead,
+and are forgotten after their window or when the process ends. A learner in the crisis
+flow (referred, not yet back to learning) is remembered here too, with the region once
+named: never in the store, never longer than the flow's window of silence. How often a
+handover was refused (the document allows one resubmission) is counted here too: a
+refused input writes nothing to the store, and a flood of refused handovers cannot grow
+it.
 
-Every map is bounded (``MAX_KEYS`` learners or handovers, ``MAX_PER_LEARNER``
-entries each, the oldest forgotten first), so no input can grow memory
-without limit.
+Every map is bounded (``MAX_KEYS`` learners or handovers, ``MAX_PER_LEARNER`` entries
+each, the oldest forgotten first), so no input can grow memory without limit.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import OrderedDict, deque
+
+from robot_skills.coordinator.core import CrisisFlow
 
 MAX_KEYS = 10_000
 MAX_PER_LEARNER = 256
@@ -39,6 +42,7 @@ class Memory:
         self._dispatches = _Bounded()      # learner -> deque[(at, concept key, SKILL)]
         self._reminders = _Bounded()       # learner -> deque[(at, id, kind, content)]
         self._refused = _Bounded()         # handover key -> refusals
+        self._crisis = _Bounded()          # learner -> (last message at, CrisisFlow)
         self._ids = itertools.count(-1, -1)   # negative: never a stored reminder's id
 
     def dispatch(self, learner_id: str, concept: str, skill: str, at: float) -> None:
@@ -60,6 +64,18 @@ class Memory:
         """(id, kind, content) of the reminders queued in memory since ``since``."""
         return [(rid, kind, content) for at, rid, kind, content
                 in self._reminders.get(learner_id, ()) if at >= since]
+
+    def crisis(self, learner_id: str, now: float, window: float) -> CrisisFlow | None:
+        """The learner's crisis flow, unless ``window`` seconds passed without a message."""
+        at, flow = self._crisis.get(learner_id, (0.0, None))
+        return flow if flow is not None and now - at < window else None
+
+    def hold_crisis(self, learner_id: str, region: str | None, now: float) -> None:
+        self._crisis.touch(learner_id, None)
+        self._crisis[learner_id] = (now, CrisisFlow(region))
+
+    def leave_crisis(self, learner_id: str) -> None:
+        self._crisis.pop(learner_id, None)
 
     def refusals(self, key: str) -> int:
         return int(self._refused.get(key, 0))

@@ -27,10 +27,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from robot_skills.coordinator.core import (Coordinator, Decision, HandoverResult, LearnerView,
-                                           MergeReminder, QueueReminder, RecordDispatch,
-                                           RecordLinkage, RecordReferral, Request, StoreHandover,
-                                           Write)
+from robot_skills.coordinator.core import (Coordinator, Decision, HandoverResult, HoldCrisis,
+                                           LeaveCrisis, LearnerView, MergeReminder, QueueReminder,
+                                           RecordDispatch, RecordLinkage, RecordReferral, Request,
+                                           StoreHandover, Write)
+from robot_skills.coordinator.crisis import CrisisReading
 from robot_skills.coordinator.memory import Memory
 from robot_skills.coordinator.records import DAMAGED, ConsentBits, Privacy
 from robot_skills.coordinator.report import Health, Report, health_check, monthly_report
@@ -69,6 +70,7 @@ class Windows:
     memory_pause: float = 60 * 60
     reminder_merge: float = 24 * 60 * 60
     confirm: float = 10 * 60          # how long "确定要删除吗" waits for its answer
+    crisis: float = 2 * 60 * 60       # a crisis flow ends after this long without a message
 
 
 @dataclass(frozen=True)
@@ -92,16 +94,17 @@ class CoordinatorService:
     # ---- requests -------------------------------------------------------------------------
 
     def request(self, request: Request, now: datetime) -> Decision:
-        referral = self.core.refer(request)
+        flow = self.memory.crisis(request.learner_id, now.timestamp(), self.windows.crisis)
+        referral, crisis = self.core.refer(request, flow)
         if referral is not None:
             return self._refer(request.learner_id, referral, now)
         try:
-            view = self._view(request.learner_id, now)
+            view = replace(self._view(request.learner_id, now), crisis=flow)
         except StoreUnavailableError:
-            return self._decide(request, LearnerView(), now, UNAVAILABLE)
+            return self._decide(request, LearnerView(crisis=flow), now, crisis, UNAVAILABLE)
         if view.privacy.asking(now.timestamp(), self.windows.confirm):
-            return self._confirming(request, view, now)
-        return self._decide(request, view, now)
+            return self._confirming(request, view, now, crisis)
+        return self._decide(request, view, now, crisis)
 
     def _refer(self, learner_id: str, referral: Decision, now: datetime) -> Decision:
         """The referral stands whatever the store does; then its fact is written, if it can
@@ -115,7 +118,8 @@ class CoordinatorService:
             return replace(referral, detail={**referral.detail, **UNAVAILABLE})
         return referral
 
-    def _confirming(self, request: Request, view: LearnerView, now: datetime) -> Decision:
+    def _confirming(self, request: Request, view: LearnerView, now: datetime,
+                    crisis: CrisisReading) -> Decision:
         """The answer to "确定要删除吗": an unambiguous yes deletes; anything else cancels."""
         if self.core.router.routing.confirmation.is_yes(request.text):
             result = self.privacy(request.learner_id, 'confirm_delete', '', now)
@@ -123,7 +127,7 @@ class CoordinatorService:
                             detail={'privacy': 'confirm_delete', 'ok': result.ok})
         cancelled = self.privacy(request.learner_id, 'cancel_delete', '', now).reply_text
         decision = self._decide(request, replace(view, privacy=replace(
-            view.privacy, delete_asked_at=0.0)), now)
+            view.privacy, delete_asked_at=0.0)), now, crisis)
         if decision.action == 'crisis_referral':
             return decision
         if decision.action == 'declined':
@@ -132,8 +136,8 @@ class CoordinatorService:
                        detail={**decision.detail, 'delete_cancelled': True})
 
     def _decide(self, request: Request, view: LearnerView, now: datetime,
-                degraded: dict | None = None) -> Decision:
-        decision = self.core.decide(request, view, now)
+                crisis: CrisisReading, degraded: dict | None = None) -> Decision:
+        decision = self.core.decide(request, view, now, crisis)
         try:
             self._apply(request.learner_id, decision.writes, now,
                         view.privacy.remembers(now.timestamp()))
@@ -182,7 +186,11 @@ class CoordinatorService:
         """Carry out ``writes``: in the store, or in memory only while memory is paused."""
         at = now.timestamp()
         for write in writes:
-            if isinstance(write, RecordDispatch) and not remembers:
+            if isinstance(write, HoldCrisis):
+                self.memory.hold_crisis(learner_id, write.region, at)
+            elif isinstance(write, LeaveCrisis):
+                self.memory.leave_crisis(learner_id)
+            elif isinstance(write, RecordDispatch) and not remembers:
                 self.memory.dispatch(learner_id, write.concept, write.skill, at)
             elif isinstance(write, RecordDispatch):
                 self.store.add_dispatch(learner_id, write.concept, write.skill, at,

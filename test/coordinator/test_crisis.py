@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from pathlib import Path
+
 import pytest
 from coordinator_talk import NOW, ask
 
 from robot_skills.coordinator.core import LearnerView, Request
+from robot_skills.coordinator.lexicon import Crisis
+from robot_skills.coordinator.service import CoordinatorService, Windows
+from robot_skills.coordinator.store import Store
+from robot_skills.model.config import ConfigError, parse
+from robot_skills.runtime import paths
 
 POSITIVES = [
     '我不想活了', '我想死', '活着没意思', '我想自杀', '有时候想轻生', '我割腕了', '我想伤害自己', '我会弄伤自己',
@@ -28,8 +36,8 @@ NEGATIVES = [
 def test_every_crisis_signal_is_a_referral(coordinator, text):
     decision = coordinator.decide(Request('r', 'l', text), LearnerView(), NOW)
     assert decision.action == 'crisis_referral'
-    assert decision.target_skill == '' and decision.writes[0].__class__.__name__ == \
-        'RecordReferral'
+    assert decision.target_skill == '' and 'RecordReferral' in [
+        write.__class__.__name__ for write in decision.writes]
 
 
 @pytest.mark.parametrize('text', NEGATIVES)
@@ -82,3 +90,83 @@ def test_a_crisis_in_a_huge_request_is_still_found(coordinator):
     text = '这道题怎么做。' * 2000 + '我不想活了'
     assert coordinator.decide(Request('r', 'l', text), LearnerView(), NOW).action == \
         'crisis_referral'
+
+
+# ---- the referral is a conversation -------------------------------------------------------
+
+@pytest.mark.parametrize('answer, line', [('香港', '999'), ('我在台湾', '110或119'), ('臺灣', '110或119'),
+                                          ('我在美国', '911'), ('Singapore', '995'),
+                                          ('我在上海', '110或120'), ('在日本', '110或119')])
+def test_the_region_answer_gets_the_region_s_help_line(service, answer, line):
+    first = ask(service, '我不想活了')
+    assert '哪个国家或地区' in first.reply_text
+    followed = ask(service, answer)
+    assert followed.action == 'crisis_referral' and line in followed.reply_text
+    assert followed.detail['followup'] == 'region'
+
+
+def test_the_learner_stays_in_the_crisis_flow_until_clearly_back_to_learning(service):
+    ask(service, '我不想活了')
+    ask(service, '香港')
+    for text in ('谢谢你', '嗯', '我也不知道', '算了吧'):
+        staying = ask(service, text)
+        assert staying.action == 'crisis_referral' and staying.detail['followup'] == 'stay'
+        assert '999' in staying.reply_text and staying.target_skill == ''
+    back = ask(service, '好多了，我们继续做这道数学题吧，方程怎么解')
+    assert back.action in ('route', 'clarify') and back.subject == 'math'
+    assert ask(service, '谢谢').action != 'crisis_referral'          # the flow is over
+
+
+def test_a_new_signal_in_the_flow_is_a_new_referral_with_the_known_region(service):
+    ask(service, '我想死')
+    ask(service, '我在台北')
+    again = ask(service, '我还是想死')
+    assert again.detail.get('signals') and '110或119' in again.reply_text
+    assert len(service.store.referrals('l1')) == 2
+
+
+def test_the_flow_ends_after_its_window_of_silence(service):
+    ask(service, '我想死')
+    later = ask(service, '谢谢', now=NOW + timedelta(hours=3))
+    assert later.action != 'crisis_referral'
+
+
+def test_nothing_of_the_flow_reaches_the_store(tmp_path, coordinator):
+    store = Store(tmp_path / 'c.sqlite3')
+    service = CoordinatorService(coordinator, store, Windows())
+    for text in ('我不想活了，我叫林晓雨', '我在香港九龙', '林晓雨今天很难过'):
+        ask(service, text)
+    store.close()
+    raw = b''.join(p.read_bytes() for p in tmp_path.iterdir())
+    assert '林晓雨'.encode() not in raw and '九龙'.encode() not in raw and '已转介'.encode() in raw
+
+
+# ---- what the check reads -------------------------------------------------------------------
+
+@pytest.mark.parametrize('text', ['我想自殺', '想\u200b死', '想\u200d\u200b死', '想　死', '想，死', '想了死',
+                                  '我想过死', 'ＷＯ想死', '我想杀了自己', '我想結束這一切', '自我了斷',
+                                  'I want to kill myself', "I DON'T want to live anymore",
+                                  'i wanna die', '我真的 want to die', '想\ufeff死'])
+def test_normalisation_before_matching(coordinator, text):
+    assert coordinator.crisis.read(text).referral, text
+
+
+def test_a_crisis_inside_a_homework_complaint_is_found(coordinator):
+    text = '这道物理题我做了一个小时还是错，老师还骂我，我想杀了自己，浮力到底怎么算'
+    assert coordinator.decide(Request('r', 'l', text), LearnerView(), NOW).action == \
+        'crisis_referral'
+
+
+def test_an_input_built_to_exhaust_the_check_is_referred(coordinator):
+    """Past MAX_CHECKED matches set aside, the next one counts: never a miss by exhaustion."""
+    text = '小说里主人公为什么想死。' * 100
+    assert coordinator.crisis.read(text).referral
+    assert not coordinator.crisis.read('小说里主人公为什么想死。' * 3).referral
+
+
+def test_every_pattern_is_re2_and_a_bad_one_is_refused_by_entry():
+    text = Path(paths.config('coordinator/crisis.yaml')).read_text(encoding='utf-8')
+    broken = text.replace("self_harm:\n    zh: ['自残',", "self_harm:\n    zh: ['自(?!残)',", 1)
+    with pytest.raises(ConfigError, match='categories.self_harm.zh') as refused:
+        parse(broken, Crisis, 'crisis.yaml')
+    assert 'RE2' in str(refused.value)

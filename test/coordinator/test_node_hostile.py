@@ -83,7 +83,7 @@ def test_hostile_requests_and_calls_are_answered_and_the_node_goes_on(ros, store
 def test_a_request_beyond_the_transport_cap_is_read_for_crisis_first(rig):
     crisis = rig.ask('我不想活了。' + '作业' * 60_000)
     assert crisis.action == 'crisis_referral'
-    declined = rig.ask('作业' * 60_000)
+    declined = rig.ask('作业' * 60_000, learner='l2')       # l1 is in the crisis flow now
     assert declined.action == 'declined'
     traced = rig.ros.until(lambda: [d for d in (json.loads(e.detail_json) for e in
                                                 rig.events.messages if e.kind == 'input')
