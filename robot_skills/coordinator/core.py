@@ -8,10 +8,10 @@ For each request, in this order:
    return to learning; a region named then gets its help line, anything else a
    steady reply with no homework routing. Then a request longer than
    ``max_chars`` is declined;
-2. privacy controls (查看/更正/删除/暂停/不要记忆/不要共享/导出);
+2. privacy controls (查看/更正/删除/暂停/不要记忆/不要写回/不要给家长看/不要共享/导出);
 3. whole-system requests: the monthly report, the health check;
 4. reminders: queued only with ``reminderConsent`` ("我把它加进你的提醒队列了",
-   never a promised time), duplicates merged; without consent, declined;
+   never a promised time) and write-back not paused, duplicates merged; else declined;
 5. routing (``routing.py``): the subject, then the stage, then the SKILL; a
    stage that needs a subject asks "这题是数学还是物理的？" when unsure; a SKILL
    the learner paused is not linked; the same learner + concept + SKILL is not
@@ -43,16 +43,12 @@ from robot_skills.coordinator.handover import check
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
 from robot_skills.coordinator.routing import Router, StageReading, SubjectReading
-from robot_skills.coordinator.triggers import (CALCULATION_SLIP, CONCEPT_UNCLEAR, READING_SLIP,
-                                               ErrorContext, feynman_exemptions, feynman_reasons,
-                                               suggest_feynman)
+from robot_skills.coordinator.triggers import (ErrorContext, feynman_exemptions, feynman_reasons,
+                                               from_words, suggest_feynman)
 from robot_skills.model.wire import LIMITS, Limits
 
 TRIGGER_SOURCE = {'correction': '错题', 'problem': '错题', 'plan': '计划', 'focus': '计划',
                   'reminder': '提醒', 'feynman': '复盘', 'notes': '复盘', 'cross_subject': '复盘'}
-ERROR_TYPES = ((CALCULATION_SLIP, ('算错', '计算错', '粗心算', '计算失误')),
-               (READING_SLIP, ('看错题', '读错题', '审题', '读题')),
-               (CONCEPT_UNCLEAR, ('概念', '不理解', '搞不清', '模糊')))
 REMINDER_KIND = 'plan_task'
 
 
@@ -224,7 +220,7 @@ class Coordinator:
             return Decision(whole)
         stage = self.router.stage(text)
         if stage is not None and stage.stage == 'reminder':
-            return self._reminder(text, view)
+            return self._reminder(text, view, now)
         decision = self._route(request, text, stage, view, now)
         if crisis.hyperbole:
             decision = replace(decision, reply_text=f'{decision.reply_text}'
@@ -232,10 +228,13 @@ class Coordinator:
                                detail={**decision.detail, 'hyperbole_check_in': True})
         return decision
 
-    def _reminder(self, text: str, view: LearnerView) -> Decision:
+    def _reminder(self, text: str, view: LearnerView, now: datetime) -> Decision:
         if not view.consent.reminderConsent:
             return Decision('declined', self.phrases.reminder_needs_consent, stage='reminder',
                             detail={'why': 'reminderConsent is off'})
+        if not view.privacy.writes_back(now.timestamp()):
+            return Decision('declined', self.phrases.reminder_no_writeback, stage='reminder',
+                            detail={'why': 'the learner asked for no write-back'})
         content = text[:60]
         queued = view.queued.get((REMINDER_KIND, content))
         if queued is not None:
@@ -252,12 +251,13 @@ class Coordinator:
         detail: dict = {'subject_rule': subject.rule, 'evidence': subject.evidence,
                         'stage_phrase': stage.phrase if stage else ''}
         if subject.subject is None and self.router.needs_subject(stage):
-            if stage is None and not self.router.about_learning(text):
+            asks = stage is None or stage.stage == 'problem'
+            if asks and not self.router.about_learning(text, request.image_tags):
                 return Decision('declined', self.phrases.declined_no_subject, detail=detail)
             return Decision('clarify', self.router.routing.unsure_question,
                             stage=stage.stage if stage else '',
                             detail={**detail, 'candidates': list(subject.candidates)})
-        target = self.router.target(subject.subject, stage)
+        target = self.router.target(subject.subject, stage, text)
         stage_name = stage.stage if stage else 'problem'
         if subject.subject == 'cross_subject' and stage_name == 'problem':
             stage_name = 'cross_subject'
@@ -273,18 +273,26 @@ class Coordinator:
             return replace(base, reply_text=self.phrases.duplicate.format(
                 skill=self.phrases.skill_name(target)),
                            detail={**detail, 'deduplicated': True, 'concept': shown})
-        error = _error_context(text)
+        error = from_words(text, self.router.routing.triggers)
         reply = self._reply(stage_name, subject, target)
         if stage_name == 'correction':
             detail.update(feynman=feynman_reasons(error), no_feynman=feynman_exemptions(error))
             if suggest_feynman(error):
                 reply += self.phrases.feynman_hint
         writes: list[Write] = [RecordDispatch(concept, target)]
-        if view.consent.crossSkillSharing and view.privacy.remembers(now.timestamp()):
+        if stage_name != 'weekly_review' and self._keeps(view, now):
             writes.append(RecordLinkage(_linkage(request.learner_id, now, stage_name,
                                                  _concept(subject, text), target, error)))
         return replace(base, reply_text=reply, detail={**detail, 'concept': shown},
                        writes=tuple(writes))
+
+    @staticmethod
+    def _keeps(view: LearnerView, now: datetime) -> bool:
+        """Whether a linkage record may be written: shared across SKILLs with consent, and
+        neither memory nor write-back paused (the weekly review is not this SKILL's)."""
+        at = now.timestamp()
+        return (view.consent.crossSkillSharing and not view.privacy.no_sharing
+                and view.privacy.remembers(at) and view.privacy.writes_back(at))
 
     def _concept_key(self, subject: SubjectReading, text: str) -> str:
         """What the request is about, for deduplication: the deciding word, else a keyed
@@ -328,17 +336,6 @@ def _concept(subject: SubjectReading, text: str) -> str:
     if subject.rule == 'keyword' and subject.evidence:
         return subject.evidence
     return ''.join(text.split())[:40]
-
-
-
-def _error_context(text: str) -> ErrorContext:
-    error_type = next((kind for kind, words in ERROR_TYPES if any(w in text for w in words)), '')
-    return ErrorContext(
-        error_type=error_type,
-        says_thought_understood='以为我懂了' in text or '以为懂了' in text,
-        says_understood_after_answer=any(w in text for w in ('看了答案', '看过答案', '看了AI'))
-        and '明白' in text,
-        record_only='只记录' in text or '不做深挖' in text)
 
 
 def _linkage(learner_id: str, now: datetime, stage: str, concept: str, target: str,

@@ -8,17 +8,33 @@ so a bad pattern stops the node with the entry named.
 from __future__ import annotations
 
 import re2
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from robot_skills.coordinator.confirmation import Confirmation
 from robot_skills.model.config import Strict
 
 
+class Need(Strict):
+    """Within a subject, the SKILL for a need the request is about (writing, vocabulary ...)."""
+
+    skill: str
+    phrases: list[str] = Field(min_length=1)
+
+
 class Subject(Strict):
+    names: list[str] = []
     units: list[str] = []
     image_tags: list[str] = []
     keywords: list[str] = []
     skills: dict[str, str] = Field(description='error / problem (and more) -> SKILL')
+    needs: list[Need] = []
+
+    @field_validator('skills')
+    @classmethod
+    def _problem(cls, skills: dict[str, str]) -> dict[str, str]:
+        if 'problem' not in skills:
+            raise ValueError('skills needs a "problem" entry: the coach for the problem at hand')
+        return skills
 
 
 class CrossSubject(Strict):
@@ -33,19 +49,69 @@ class EnglishSentence(Strict):
 
 class ChinesePassage(Strict):
     min_hanzi: int = Field(ge=10)
+    classical_strong: list[str]
     classical_markers: list[str]
-    classical_min_markers: int = Field(ge=1)
+    modern_words: list[str] = []
+    classical_min_score: int = Field(ge=2)
+    classical_min_density: float = Field(gt=0, le=1)
 
 
-class Stage(Strict):
+class Phrased(Strict):
+    """Recognised by fixed phrases, or by RE2 patterns (for word order and short forms)."""
+
+    phrases: list[str] = []
+    patterns: list[str] = []
+    _regex: list[re2._Regexp] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode='after')
+    def _compiled(self) -> Phrased:
+        if not self.phrases and not self.patterns:
+            raise ValueError('needs phrases or patterns')
+        self._regex = [_re2(p, 'patterns', p) for p in self.patterns]
+        return self
+
+    def find(self, text: str) -> str | None:
+        """The phrase or the matched words that recognise ``text``, else None."""
+        phrase = next((p for p in self.phrases if p in text), None)
+        if phrase is not None:
+            return phrase
+        return next((m.group(0) for m in (r.search(text) for r in self._regex) if m), None)
+
+
+class Stage(Phrased):
     stage: str
     skill: str
-    phrases: list[str] = Field(min_length=1)
 
 
-class Privacy(Strict):
+class Privacy(Phrased):
     action: str
-    phrases: list[str] = Field(min_length=1)
+
+
+class Triggers(Strict):
+    """五、扩展联动判断规则 read from the learner's own words (``routing.yaml`` triggers)."""
+
+    error_types: dict[str, list[str]]
+    thought_understood: list[str]
+    understood_after_answer: list[str]          # RE2 patterns
+    repeats: str = Field(description='RE2 with one group per alternative: the count')
+    many_times: list[str]
+    record_only: list[str]
+    _after_answer: list[re2._Regexp] = PrivateAttr(default_factory=list)
+    _repeats: re2._Regexp = PrivateAttr()
+
+    @model_validator(mode='after')
+    def _compiled(self) -> Triggers:
+        self._after_answer = [_re2(p, 'understood_after_answer', p)
+                              for p in self.understood_after_answer]
+        self._repeats = _re2(self.repeats, 'repeats', self.repeats)
+        return self
+
+    def after_answer(self, text: str) -> bool:
+        return any(r.search(text) for r in self._after_answer)
+
+    def counts(self, text: str) -> list[str]:
+        """Every count the learner gives ("错了三次" -> 三)."""
+        return [next(g for g in m.groups() if g) for m in self._repeats.finditer(text)]
 
 
 class Routing(Strict):
@@ -63,6 +129,7 @@ class Routing(Strict):
     health_phrases: list[str]
     privacy: list[Privacy]
     skill_names: dict[str, str]
+    triggers: Triggers
     confirmation: Confirmation
 
 
@@ -134,11 +201,12 @@ class Crisis(Strict):
         return self
 
 
-def _re2(pattern: str, where: str, shown: str) -> None:
+def _re2(pattern: str, where: str, shown: str) -> re2._Regexp:
     try:
-        re2.compile(pattern)
+        return re2.compile(pattern)
     except re2.error as error:
-        raise ValueError(f'{where}: {shown!r} is not an RE2 pattern: {error}') from error
+        why = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else error
+        raise ValueError(f'{where}: {shown!r} is not an RE2 pattern: {why}') from error
 
 
 class PrivacyPhrases(Strict):
@@ -153,6 +221,8 @@ class PrivacyPhrases(Strict):
     paused: str
     resumed: str
     no_memory: str
+    no_writeback: str
+    no_parent_sharing: str
     no_sharing: str
     export: str
 
@@ -188,6 +258,7 @@ class Phrases(Strict):
     reminder_queued: str
     reminder_needs_consent: str
     reminder_merged: str
+    reminder_no_writeback: str
     handover_failed: str
     report_offer: str
     report_session_only: str

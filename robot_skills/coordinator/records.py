@@ -80,6 +80,7 @@ class Privacy:
     no_sharing: bool = False
     paused_skills: dict[str, float] = field(default_factory=dict)   # SKILL -> until
     delete_asked_at: float = 0.0
+    no_writeback_until: float = 0.0      # "不要写回档案/提醒": no record, no reminder
 
     @classmethod
     def from_json(cls, text: str) -> Privacy:
@@ -88,7 +89,8 @@ class Privacy:
             data = json.loads(text)
             return cls(float(data.get('no_memory_until', 0.0)), bool(data.get('no_sharing')),
                        {str(k): float(v) for k, v in data.get('paused_skills', {}).items()},
-                       float(data.get('delete_asked_at', 0.0)))
+                       float(data.get('delete_asked_at', 0.0)),
+                       float(data.get('no_writeback_until', 0.0)))
         except (ValueError, TypeError, AttributeError):
             return DAMAGED
 
@@ -99,9 +101,13 @@ class Privacy:
     def remembers(self, now: float) -> bool:
         return now >= self.no_memory_until
 
+    def writes_back(self, now: float) -> bool:
+        return now >= self.no_writeback_until
+
     def paused(self, skill: str, now: float) -> bool:
         return self.paused_skills.get(skill, 0.0) > now
 
 
-# A damaged privacy row reads as the most private choice: remember nothing, share nothing.
-DAMAGED = Privacy(no_memory_until=float('inf'), no_sharing=True)
+# A damaged privacy row reads as the most private choice: remember, share, write back nothing.
+DAMAGED = Privacy(no_memory_until=float('inf'), no_sharing=True,
+                  no_writeback_until=float('inf'))

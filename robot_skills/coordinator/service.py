@@ -3,15 +3,17 @@
 Each operation reads what the pure core needs from the store, asks the core,
 and applies the writes the core returns, in one place: requests, handovers, the
 monthly report, the health check, consent settings and the privacy controls (查看
-/ 更正 / 删除 with one confirmation / 暂停联动 / 不要记忆 / 不要共享 / 导出).
+/ 更正 / 删除 with one confirmation / 暂停联动 / 不要记忆 / 不要写回档案或提醒 / 不要给家长看
+/ 不要共享 / 导出).
 
 The crisis exception is checked first, before the store is read: a damaged or
 locked store can delay nothing of a referral (its fact is written after). The
 one confirmation of a deletion is an unambiguous yes (``confirmation.py``)
 within ``Windows.confirm`` of the question; anything else cancels it and says
 so, and the rest of that answer is then read as a request. While memory is
-paused ("这次不要记忆"), what a request would write (a dispatch, a reminder) goes to
-``Memory`` instead of the store. Every JSON field goes through the wire parser.
+paused ("这次不要记忆") or write-back is ("不要写回档案/提醒"), what a request would write
+(a dispatch, a reminder) goes to ``Memory`` instead of the store. Every JSON field
+goes through the wire parser.
 A store that is locked or read-only (``StoreUnavailableError``) never loses a
 decision: the request is still routed (or referred) and marked ``store:
 unavailable``; a privacy action says it could not be done.
@@ -41,7 +43,8 @@ from robot_skills.model.config import describe
 from robot_skills.runtime.database import StoreUnavailableError
 
 PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'cancel_delete',
-                   'pause_linkage', 'resume_linkage', 'no_memory', 'no_sharing', 'export')
+                   'pause_linkage', 'resume_linkage', 'no_memory', 'no_writeback',
+                   'no_parent_sharing', 'no_sharing', 'export')
 UNAVAILABLE = {'store': 'unavailable'}
 
 
@@ -139,8 +142,9 @@ class CoordinatorService:
                 crisis: CrisisReading, degraded: dict | None = None) -> Decision:
         decision = self.core.decide(request, view, now, crisis)
         try:
+            at = now.timestamp()
             self._apply(request.learner_id, decision.writes, now,
-                        view.privacy.remembers(now.timestamp()))
+                        view.privacy.remembers(at) and view.privacy.writes_back(at))
         except StoreUnavailableError:
             degraded = UNAVAILABLE
         if degraded:
@@ -342,6 +346,15 @@ class CoordinatorService:
             self.store.set_privacy(learner_id, replace(
                 state, no_memory_until=now.timestamp() + self.windows.memory_pause))
             return PrivacyResult(True, words.no_memory)
+        if action == 'no_writeback':
+            self.store.set_privacy(learner_id, replace(
+                state, no_writeback_until=now.timestamp() + self.windows.memory_pause))
+            return PrivacyResult(True, words.no_writeback)
+        if action == 'no_parent_sharing':
+            consent = self.store.consent(learner_id)
+            self.store.set_consent(learner_id, consent.model_copy(update={
+                'parentSharingConsent': False, 'emotionSharingWithParent': False}))
+            return PrivacyResult(True, words.no_parent_sharing)
         if action == 'no_sharing':
             self.store.set_privacy(learner_id, replace(state, no_sharing=True))
             return PrivacyResult(True, words.no_sharing)

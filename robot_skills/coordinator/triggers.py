@@ -2,12 +2,17 @@
 
 5.1 when to suggest a Feynman test, 5.2 when to bring in the study plan or the
 time and focus coach, 5.3 when not to suggest a Feynman test. Each function
-returns the reasons that hold, so traces say why.
+returns the reasons that hold, so traces say why. ``from_words`` reads an
+error's context from the learner's own words (the words are data:
+``routing.yaml`` triggers).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from robot_skills.coordinator.lexicon import Triggers
+from robot_skills.language.text import number
 
 CONCEPT_UNCLEAR = '概念模糊'
 WRONG_METHOD = '方法用错'
@@ -41,6 +46,23 @@ class ExecutionContext:
     knows_method: bool = False
     misses_deadlines: bool = False              # 计划写了，但总是无法按时完成
     reviews_neglected: bool = False             # 错题长期不回看，费曼测试总约不上
+
+
+def from_words(text: str, words: Triggers) -> ErrorContext:
+    """What the learner says about an error: its type, how often ("错了三次", "第四遍了",
+    "每次都错"), "我以为我懂了", understood only after the answer, "只记录"."""
+    error_type = next((kind for kind, phrases in words.error_types.items()
+                       if any(p in text for p in phrases)), '')
+    counts = [n for n in map(number, words.counts(text)) if n is not None]
+    occurrences = int(max(counts, default=0))
+    if any(p in text for p in words.many_times):
+        occurrences = max(occurrences, STUBBORN_THRESHOLD)
+    return ErrorContext(
+        error_type=error_type, occurrences=occurrences,
+        says_thought_understood=any(p in text for p in words.thought_understood),
+        says_understood_after_answer=words.after_answer(text),
+        concept_ok=not any(p in text for p in words.error_types.get(CONCEPT_UNCLEAR, ())),
+        record_only=any(p in text for p in words.record_only))
 
 
 def feynman_reasons(error: ErrorContext) -> list[str]:

@@ -142,10 +142,49 @@ def test_no_memory_this_time(shared):
     assert len(shared.store.records('l1')) == 1
 
 
-def test_no_sharing_makes_the_report_session_only(shared):
+def test_no_sharing_makes_the_report_session_only_and_writes_no_record(shared):
     ask(shared, '浮力又错了')
-    ask(shared, '不要给家长看')
+    assert ask(shared, '不要共享给其他SKILL').detail['privacy'] == 'no_sharing'
     assert '本报告只覆盖你刚才告诉我的部分' in ask(shared, '帮我生成全景月报').reply_text
+    ask(shared, '压强又错了')
+    assert [r.concept for r in shared.store.records('l1')] == ['浮力']
+
+
+PARENTS = '{"crossSkillSharing": true, "parentSharingConsent": true, "emotionSharingWithParent": true}'
+
+
+@pytest.mark.parametrize('said', ['不要给家长看', '别让我爸妈知道', '这些别告诉我妈', '不想让父母看到',
+                                  '对家长保密'])
+def test_not_for_parents_withdraws_only_the_parents_consent(service, said):
+    service.consent('l1', PARENTS)
+    answer = ask(service, said)
+    assert answer.detail['privacy'] == 'no_parent_sharing'
+    assert answer.reply_text == '好的，不会给家长看；其他SKILL的联动不受影响。'
+    consent = service.store.consent('l1')
+    assert not consent.parentSharingConsent and not consent.emotionSharingWithParent
+    assert consent.crossSkillSharing and not service.store.privacy('l1').no_sharing
+    ask(service, '浮力又错了')
+    assert [r.concept for r in service.store.records('l1')] == ['浮力']      # sharing goes on
+    assert '本报告只覆盖' not in ask(service, '帮我生成全景月报').reply_text
+
+
+@pytest.mark.parametrize('said', ['不要写回档案', '这次别写进我的档案', '不用提醒我了', '不要加提醒',
+                                  '不要写回档案/提醒'])
+def test_no_write_back_stops_records_and_reminders(service, said):
+    service.consent('l1', '{"crossSkillSharing": true, "reminderConsent": true}')
+    answer = ask(service, said)
+    assert answer.detail['privacy'] == 'no_writeback'
+    assert answer.reply_text == '好的，这次不写回档案，也不加提醒。'
+    routed = ask(service, '浮力又错了')
+    assert routed.action == 'route' and service.store.records('l1') == []
+    assert ask(service, '浮力又错了').detail['deduplicated']      # dedupe still holds (in memory)
+    reminder = ask(service, '提醒我明天复习浮力')
+    assert reminder.action == 'declined' and '不要写回提醒' in reminder.reply_text
+    assert service.store.reminders('l1') == []
+    later = NOW + timedelta(hours=2)
+    ask(service, '压强又错了', now=later)
+    assert ask(service, '提醒我明天复习压强', now=later).action == 'reminder'
+    assert len(service.store.records('l1')) == 1 and len(service.store.reminders('l1')) == 1
 
 
 def test_export_is_text_in_the_documents_layout(shared):
@@ -172,3 +211,11 @@ def test_hostile_input_gets_an_answer_and_loses_nothing(shared, text):
     decision = shared.request(Request('r', 'l1', text), NOW)
     assert decision.action in ('declined', 'clarify')
     assert len(shared.store.records('l1')) >= 1
+
+
+def test_the_weekly_review_is_handed_over_and_never_answered_here(shared):
+    handed = ask(shared, '帮我做一下这周的复盘')
+    assert (handed.action, handed.stage, handed.target_skill) == \
+        ('route', 'weekly_review', 'xiaozhi-weekly-review')
+    assert handed.reply_text == '周报归每周学习复盘，我把它交给每周学习复盘。'
+    assert shared.store.records('l1') == []          # no linkage record: 本SKILL不介入周报

@@ -102,13 +102,51 @@ def test_every_context_field_matters_somewhere():
             (feynman_reasons(base), feynman_exemptions(base)), field.name
 
 
-@pytest.mark.parametrize('text, feynman', [
-    ('方程这道题做错了，我以为我懂了', True),
-    ('这个概念搞不清，函数题又错了', True),
-    ('函数题算错了', False),
-    ('浮力题又错了，概念不理解，不过今天只记录，不做深挖', False),
-    ('电路题错了，看了答案我明白了', True),
-])
+# The learner's own words about an error (5.1, 5.3): Feynman suggested or not, and why.
+WORDS = [
+    ('方程这道题做错了，我以为我懂了', True, '学生说"我以为我懂了"'),
+    ('这个概念搞不清，函数题又错了', True, '错误类型 = 概念模糊'),
+    ('函数题算错了', False, ''),
+    ('浮力题又错了，概念不理解，不过今天只记录，不做深挖', False, '学生明确要求"今天只记录，不做深挖"'),
+    ('电路题错了，看了答案我明白了', True, '看过AI或答案后说"我明白了"'),
+    # a count of repeated failures, in words or digits
+    ('浮力这道题错了三次', True, '同一知识点错误次数 >= 3'),
+    ('这是我第四遍做错这个方程了', True, '同一知识点错误次数 >= 3'),
+    ('电路题做了5遍还是错', True, '同一知识点错误次数 >= 3'),
+    ('函数题三回都做错了', True, '同一知识点错误次数 >= 3'),
+    ('压强题错了两次', False, ''),
+    ('第一次做这道方程就错了', False, ''),
+    ('第二次做错这道电路题', False, ''),
+    ('每次都错在受力分析上', True, '同一知识点错误次数 >= 3'),
+    ('浮力题一错再错', True, '同一知识点错误次数 >= 3'),
+    ('这类函数题我反反复复错了好多次', True, '同一知识点错误次数 >= 3'),
+    # understood only after the answer, in any phrasing
+    ('看完解析我就懂了，但方程题还是做错了', True, '看过AI或答案后说"我明白了"'),
+    ('对完答案感觉理解了，可压强题又错了', True, '看过AI或答案后说"我明白了"'),
+    ('讲解视频看完之后明白了，但是浮力题又错了', True, '看过AI或答案后说"我明白了"'),
+    ('问了AI以后才清楚，可是这道方程做错了', True, '看过AI或答案后说"我明白了"'),
+    ('方程的答案一看就会了，自己做就错了', True, '看过AI或答案后说"我明白了"'),
+    ('我以为自己会了，结果函数题做错了', True, '学生说"我以为我懂了"'),
+    # obvious slips and "只记录" skip the hint, whatever else is said
+    ('浮力题错了三次，不过这次只是粗心算错了', False, '明显的计算失误'),
+    ('方程错了三次，今天只记录，不做深挖', False, '学生明确要求"今天只记录，不做深挖"'),
+    ('看了答案才明白，原来是我把浮力题的题目看错了', False, '明显的读题失误，且概念本身没问题'),
+    ('电路题第四次错了，这次是单位看错了', False, '明显的读题失误，且概念本身没问题'),
+    ('电路题第四次错了，看错题了，而且概念也模糊', True, '同一知识点错误次数 >= 3'),
+]
+
+
+@pytest.mark.parametrize('text, feynman, reason', WORDS)
+def test_the_learners_words_decide_the_feynman_hint(coordinator, text, feynman, reason):
+    decision = coordinator.decide(Request('r', 'l', text), LearnerView(), NOW)
+    assert (decision.action, decision.stage, decision.target_skill) == \
+        ('route', 'correction', 'xiaozhi-correction-notebook')
+    assert (coordinator.phrases.feynman_hint in decision.reply_text) is feynman
+    if reason:
+        assert reason in decision.detail['feynman'] + decision.detail['no_feynman']
+
+
+@pytest.mark.parametrize('text, feynman', [(text, feynman) for text, feynman, _ in WORDS[:5]])
 def test_the_correction_reply_suggests_feynman_by_5_1_and_5_3(coordinator, text, feynman):
     decision = coordinator.decide(Request('r', 'l', text), LearnerView(), NOW)
     assert decision.stage == 'correction'
