@@ -37,14 +37,8 @@ setup(
     license='Apache-2.0',
     tests_require=['pytest'],
     entry_points={
-        'console_scripts': [
-            'mock_hardware = robot_skills.mock_hardware.node:main',
-            'wayfinding_guide = robot_skills.wayfinding.node:main',
-            'classroom_presenter = robot_skills.classroom.node:main',
-            'learning_coordinator = robot_skills.coordinator.node:main',
-            'pbl_ta = robot_skills.discussion.node:main',
-            'learning_records = robot_skills.records.node:main',
-            'robot_skills_sim = robot_skills.sim.main:main',
-        ],
+        'console_scripts': [f'{name} = robot_skills.executables:{name}' for name in (
+            'mock_hardware', 'wayfinding_guide', 'classroom_presenter', 'learning_coordinator',
+            'pbl_ta', 'learning_records', 'robot_skills_sim')],
     },
 )

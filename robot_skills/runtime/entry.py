@@ -2,10 +2,10 @@
 
 A node that cannot start (a bad data file, an invalid parameter) exits with
 status 1 and the reason on stderr, so ``ros2 launch`` and acceptance suites see
-why. SIGINT and SIGTERM (what ``ros2 launch`` sends) end a healthy run with
-status 0: rclpy's own handler shuts the context down and wakes the executor,
-and Python's handler is made silent so no ``KeyboardInterrupt`` lands in the
-middle of a callback.
+why. SIGINT and SIGTERM (what ``ros2 launch`` sends) end a run with status 0
+at any moment, start-up included (``stop``): the spin loop looks at the stop
+flag every ``SPIN_WAKE`` seconds, then the nodes are destroyed (stores closed)
+and the context shut down.
 
 Executor: a skill or mock node never blocks in a callback, so one thread is
 enough and the cheapest. ``ROBOT_SKILLS_EXECUTOR`` (``single``, the default;
@@ -19,7 +19,6 @@ exception that escaped the nodes' guards and go on.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from collections.abc import Callable, Sequence
 
@@ -29,21 +28,22 @@ from rclpy.executors import (ExternalShutdownException, Executor, MultiThreadedE
 from rclpy.experimental import EventsExecutor
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
 from rclpy.task import Future
 
 from robot_skills.model.config import ConfigError
+from robot_skills.runtime import stop
 from robot_skills.runtime.guard import GuardedNode
 
-SPIN_WAKE = 1.0     # seconds: how often a spin looks at shutdown without an event
+SPIN_WAKE = 0.2     # seconds: how often a spin looks at the stop flag without an event
 EXECUTORS: dict[str, Callable[[], Executor]] = {
     'single': SingleThreadedExecutor, 'events': EventsExecutor, 'multi': MultiThreadedExecutor}
 
 
 def init(args: Sequence[str] | None = None) -> None:
-    """``rclpy.init`` with signals that end the spin instead of raising mid-callback."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: None)  # rclpy's handler (installed next) does the work
-    rclpy.init(args=args)
+    """``rclpy.init`` with this package's stop handlers instead of rclpy's (``stop``)."""
+    stop.install()
+    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
 
 
 def spin(executor: Executor, until: Future | None = None,
@@ -55,7 +55,7 @@ def spin(executor: Executor, until: Future | None = None,
     process. Without ``report`` it is raised, as rclpy does.
     """
     context = executor.context
-    while context.ok() and not (until is not None and until.done()):
+    while context.ok() and not stop.requested() and not (until is not None and until.done()):
         try:
             executor.spin_once(timeout_sec=SPIN_WAKE)
         except (KeyboardInterrupt, ExternalShutdownException):
@@ -79,24 +79,35 @@ def executor_from_env() -> Executor:
 
 
 def run(build: Callable[[], Node | Sequence[Node]], args: Sequence[str] | None = None) -> int:
-    """Run the nodes ``build`` creates until shutdown; returns the exit status."""
-    init(args)
+    """Run the nodes ``build`` creates until a stop signal; returns the exit status."""
+    spinner: Executor | None = None
+    nodes: list[Node] = []
     try:
+        init(args)
         spinner = executor_from_env()
-        built = build()
-    except (ConfigError, ValueError) as error:
-        print(f'cannot start: {error}', file=sys.stderr)
-        rclpy.try_shutdown()
-        return 1
-    nodes = [built] if isinstance(built, Node) else list(built)
-    for node in nodes:
-        spinner.add_node(node)
-    guards = [node.guard for node in nodes if isinstance(node, GuardedNode)]
-    try:
-        spin(spinner, report=guards[0].report if guards else None)
+        try:
+            built = build()
+        except (ConfigError, ValueError) as error:
+            print(f'cannot start: {error}', file=sys.stderr)
+            return 1
+        nodes = [built] if isinstance(built, Node) else list(built)
+        guards = [node.guard for node in nodes if isinstance(node, GuardedNode)]
+        with stop.spinning():
+            for node in nodes:
+                spinner.add_node(node)
+            spin(spinner, report=guards[0].report if guards else None)
+    except stop.Stopped:
+        pass
     finally:
-        spinner.shutdown()
+        close(spinner, nodes)
+    return 0
+
+
+def close(spinner: Executor | None, nodes: Sequence[Node]) -> None:
+    """The end of every run: the executor, then the nodes (their stores), then rclpy."""
+    with stop.spinning():          # a second signal while closing changes nothing
+        if spinner is not None:
+            spinner.shutdown()
         for node in nodes:
             node.destroy_node()
         rclpy.try_shutdown()
-    return 0

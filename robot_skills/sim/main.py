@@ -19,7 +19,6 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import rclpy
 from rclpy.executors import MultiThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
@@ -28,7 +27,8 @@ from rclpy.utilities import remove_ros_args
 from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths
-from robot_skills.runtime.entry import init, spin
+from robot_skills.runtime import stop
+from robot_skills.runtime.entry import close, init, spin
 from robot_skills.sim import console
 from robot_skills.sim.director import Director
 from robot_skills.sim.scenario import Robots, Scenario
@@ -95,29 +95,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f'cannot start: {error}', file=sys.stderr)
         return 1
     time_scale = args.time_scale or (scenario.time_scale if scenario else 1.0)
-    init([*argv, '--ros-args', '--log-level', args.log_level])
-    executor = MultiThreadedExecutor()
+    executor: MultiThreadedExecutor | None = None
     nodes: list[Node] = []
     try:
-        nodes = build(robots, args.params, time_scale, args.robots)
-        director = Director(robots.robots, scenario, voice_skills=VOICE_SKILLS)
-    except (ConfigError, ValueError) as error:
-        print(f'cannot start: {error}', file=sys.stderr)
-        rclpy.try_shutdown()
-        return 1
-    nodes.append(director)
-    for node in nodes:
-        executor.add_node(node)
-    if args.console:
-        _start_console(director, list(robots.robots))
-    try:
-        spin(executor, director.done)
+        init([*argv, '--ros-args', '--log-level', args.log_level])
+        executor = MultiThreadedExecutor()
+        try:
+            nodes = build(robots, args.params, time_scale, args.robots)
+            director = Director(robots.robots, scenario, voice_skills=VOICE_SKILLS)
+        except (ConfigError, ValueError) as error:
+            print(f'cannot start: {error}', file=sys.stderr)
+            return 1
+        nodes.append(director)
+        with stop.spinning():
+            for node in nodes:
+                executor.add_node(node)
+            if args.console:
+                _start_console(director, list(robots.robots))
+            spin(executor, director.done)
         return director.done.result() if director.done.done() else 0
+    except stop.Stopped:
+        return 0
     finally:
-        executor.shutdown()
-        for node in nodes:
-            node.destroy_node()
-        rclpy.try_shutdown()
+        close(executor, nodes)
 
 
 def _start_console(director: Director, robots: list[str]) -> None:
