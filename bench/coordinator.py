@@ -78,7 +78,7 @@ def round_trips(count: int, index: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         node = start(['learning_coordinator'], namespace,
                      params=('-p', f'store_path:={folder}/bench.sqlite3',
-                             '-p', 'dedupe_window_minutes:=0.0'))
+                             '-p', 'dedupe_window:=0.0'))
         probe = Node('bench_learner', namespace=namespace)
         executor = SingleThreadedExecutor()
         executor.add_node(probe)

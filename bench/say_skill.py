@@ -34,6 +34,8 @@ class SayCore:
 class SaySkill(GuardedNode):
     def __init__(self, **kwargs) -> None:
         super().__init__('bench_say', SayCore.skill, **kwargs)
+
+    def configure(self) -> None:
         self.runner = SkillRunner(self, SayCore(), [Device.TTS])
 
 

@@ -17,6 +17,16 @@ from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyRe
 NOW = datetime(2026, 11, 30, 20, 0, 0)
 
 
+class NodeClock:
+    """The clock of the coordinator's memory (the node's clock), moved by hand in tests."""
+
+    def __init__(self) -> None:
+        self.seconds = 1000.0
+
+    def __call__(self) -> float:
+        return self.seconds
+
+
 def ask(service: CoordinatorService, text: str, learner: str = 'l1', tags=(), now=NOW):
     return service.request(Request('r', learner, text, tuple(tags)), now)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from robot_skills.model.commands import ArmGesture, Speak
+from robot_skills.model.commands import ArmGesture, Device, Speak
 from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, Event, Heard,
                                       Refused, Reply, SendBatch, StartTimer, Step, TimerFired,
                                       Trace)
 from robot_skills.model.utterance import Source
+from robot_skills.runtime.guard import GuardedNode
+from robot_skills.runtime.skill_runner import SkillRunner
 
 
 @dataclass(frozen=True)
@@ -66,3 +68,13 @@ class EchoCore:
         if isinstance(event, TimerFired):
             return Step(state, (Trace('timer', detail={'name': event.name}),))
         return Step(state)
+
+
+class EchoNode(GuardedNode):
+    """The echo core in a skill node that may speak (``tts/speak`` only)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__('echo', EchoCore.skill, **kwargs)
+
+    def configure(self) -> None:
+        self.runner = SkillRunner(self, EchoCore(), [Device.TTS])

@@ -76,6 +76,8 @@ class ClassroomPresenter(GuardedNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('classroom_presenter', ClassroomCore.skill, **kwargs)
+
+    def configure(self) -> None:
         self.settings = Settings(self, ClassroomSettings)
         value = self.settings.value
         library = Library.load(value.lessons_dir)

@@ -1,9 +1,10 @@
 """learning_coordinator: routes learning requests, checks handovers, keeps linkage records.
 
 Parameters (read only): ``store_path`` (the SQLite file), ``store_busy_timeout``,
-``routing_file``, ``crisis_file``, ``phrases_file``, ``dedupe_window_minutes``,
-``pause_minutes`` (这次不要记忆 / 这次不要联动: how long "this time" lasts),
-``reminder_merge_minutes``, ``delete_confirm_minutes``, and the guard's
+``routing_file``, ``crisis_file``, ``phrases_file``, ``dedupe_window``,
+``pause_duration`` (这次不要记忆 / 这次不要联动 / 不要写回: how long "this time" lasts),
+``reminder_merge_window``, ``delete_confirm_timeout`` (durations in seconds, REP 103),
+and the guard's
 ``max_field_chars``.
 Subscribes: ``coordinator/requests`` (LearningRequest, a deep queue).
 Publishes: ``coordinator/decisions`` (RoutingDecision), ``skill_events``.
@@ -26,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
@@ -39,6 +40,7 @@ from robot_skills.coordinator.store import Store
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.database import BUSY_TIMEOUT
+from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
 from robot_skills.runtime.params import Settings, setting
@@ -66,15 +68,15 @@ class CoordinatorSettings:
                                'Crisis signals, hyperbole, help lines', read_only=True)
     phrases_file: str = setting(paths.config('coordinator/phrases.yaml'),
                                 'What the coordinator says', read_only=True)
-    dedupe_window_minutes: float = setting(30.0, 'Same learner + concept + SKILL: not twice in '
-                                                 'this window', low=0.0, high=100000.0,
-                                           read_only=True)
-    pause_minutes: float = setting(60.0, 'How long "this time" lasts for 不要记忆 / 不要联动',
-                                   low=1.0, high=100000.0, read_only=True)
-    reminder_merge_minutes: float = setting(1440.0, 'Equal reminders within this window merge',
-                                            low=0.0, high=100000.0, read_only=True)
-    delete_confirm_minutes: float = setting(10.0, 'How long "确定要删除吗" waits for its answer',
-                                            low=0.5, high=1440.0, read_only=True)
+    dedupe_window: float = setting(1800.0, 'Seconds: same learner + concept + SKILL is not '
+                                   'dispatched twice within them', low=0.0, high=1e7,
+                                   read_only=True)
+    pause_duration: float = setting(3600.0, 'Seconds "this time" lasts for 不要记忆 / 不要联动 / '
+                                    '不要写回', low=60.0, high=1e7, read_only=True)
+    reminder_merge_window: float = setting(86400.0, 'Seconds: equal reminders within them merge',
+                                           low=0.0, high=1e7, read_only=True)
+    delete_confirm_timeout: float = setting(600.0, 'Seconds "确定要删除吗" waits for its answer',
+                                            low=30.0, high=86400.0, read_only=True)
 
 
 class LearningCoordinator(GuardedNode):
@@ -82,6 +84,8 @@ class LearningCoordinator(GuardedNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('learning_coordinator', SKILL, **kwargs)
+
+    def configure(self) -> None:
         value = Settings(self, CoordinatorSettings).value
         coordinator = Coordinator(load(value.routing_file, Routing),
                                   load(value.crisis_file, Crisis),
@@ -89,9 +93,9 @@ class LearningCoordinator(GuardedNode):
         self.store = Store(value.store_path, value.store_busy_timeout)
         self.on_destroy(self.store.close)
         self.service = CoordinatorService(coordinator, self.store, Windows(
-            value.dedupe_window_minutes * 60, value.pause_minutes * 60,
-            value.reminder_merge_minutes * 60, value.delete_confirm_minutes * 60),
-            self.guard.limits)
+            value.dedupe_window, value.pause_duration, value.reminder_merge_window,
+            value.delete_confirm_timeout),
+            self.guard.limits, lambda: self.get_clock().now().nanoseconds / 1e9)
         group = MutuallyExclusiveCallbackGroup()   # one request at a time: the store is shared
         self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
         self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request,
@@ -104,6 +108,7 @@ class LearningCoordinator(GuardedNode):
                 (ConsentSettings, 'coordinator/consent', self._on_consent),
                 (PrivacyControl, 'coordinator/privacy', self._on_privacy)):
             self.create_service(srv, name, handler, callback_group=group)
+        self.report('store', store_part(self.store, self.store.version))
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
@@ -115,7 +120,7 @@ class LearningCoordinator(GuardedNode):
             'request_id': msg.request_id, 'learner_id': msg.learner_id, 'chars': len(msg.text),
             'image_tags': [t for t in msg.image_tags if t in known],
             'other_tags': sum(1 for t in msg.image_tags if t not in known)})
-        decision = self.service.request(request, datetime.now())
+        decision = self.service.request(request, datetime.now(UTC))
         self._publish(msg, decision)
         if self.service.purge_pending and self._purging.is_canceled():
             self._purging.reset()
@@ -151,7 +156,7 @@ class LearningCoordinator(GuardedNode):
 
     def _on_handover(self, request: SubmitHandover.Request,
                      response: SubmitHandover.Response) -> SubmitHandover.Response:
-        result = self.service.handover(request.handover_json, datetime.now())
+        result = self.service.handover(request.handover_json, datetime.now(UTC))
         response.accepted, response.errors = result.accepted, list(result.errors)
         response.reply_text = result.reply_text
         self.tracer.emit('handover', 'accepted' if result.accepted else 'refused',
@@ -161,7 +166,7 @@ class LearningCoordinator(GuardedNode):
     def _on_report(self, request: MonthlyReport.Request,
                    response: MonthlyReport.Response) -> MonthlyReport.Response:
         report = self.service.monthly_report(request.learner_id, request.agreed,
-                                             request.session_notes, datetime.now())
+                                             request.session_notes, datetime.now(UTC))
         response.generated, response.session_only = report.generated, report.session_only
         response.report_text, response.report_json = report.text, to_json(report.data)
         self.tracer.emit('report', 'generated' if report.generated else 'offered',
@@ -188,7 +193,7 @@ class LearningCoordinator(GuardedNode):
     def _on_privacy(self, request: PrivacyControl.Request,
                     response: PrivacyControl.Response) -> PrivacyControl.Response:
         result = self.service.privacy(request.learner_id, request.action,
-                                      request.argument_json, datetime.now())
+                                      request.argument_json, datetime.now(UTC))
         response.ok, response.reply_text = result.ok, result.reply_text
         response.data_json = json.dumps(result.data, ensure_ascii=False, default=str)
         action = request.action if request.action in PRIVACY_ACTIONS else 'unknown'

@@ -14,6 +14,11 @@ so, and the rest of that answer is then read as a request. While memory is
 paused ("这次不要记忆") or write-back is ("不要写回档案/提醒"), what a request would write
 (a dispatch, a reminder) goes to ``Memory`` instead of the store. Every JSON field
 goes through the wire parser.
+Two clocks: ``now`` (wall-clock UTC) for everything written to or compared with
+the store, so a simulated clock never stamps 1970 into a learner's records;
+``clock`` (the node's clock, seconds) for what lives in memory only (dispatches
+and reminders of a paused memory, the crisis flow), so ``use_sim_time`` and a
+replayed bag move those windows.
 A store that is locked or read-only (``StoreUnavailableError``) never loses a
 decision: the request is still routed (or referred) and marked ``store:
 unavailable``; a privacy action says it could not be done.
@@ -23,6 +28,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -85,8 +92,10 @@ class PrivacyResult:
 
 class CoordinatorService:
     def __init__(self, coordinator: Coordinator, store: Store, windows: Windows,
-                 limits: wire.Limits = wire.LIMITS) -> None:
+                 limits: wire.Limits = wire.LIMITS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.core = coordinator
+        self.clock = clock
         self.store = store
         self.windows = windows
         self.limits = limits
@@ -97,7 +106,7 @@ class CoordinatorService:
     # ---- requests -------------------------------------------------------------------------
 
     def request(self, request: Request, now: datetime) -> Decision:
-        flow = self.memory.crisis(request.learner_id, now.timestamp(), self.windows.crisis)
+        flow = self.memory.crisis(request.learner_id, self.clock(), self.windows.crisis)
         referral, crisis = self.core.refer(request, flow)
         if referral is not None:
             return self._refer(request.learner_id, referral, now)
@@ -174,35 +183,34 @@ class CoordinatorService:
         return json.dumps({'skill': skill})
 
     def _view(self, learner_id: str, now: datetime) -> LearnerView:
-        at = now.timestamp()
-        since = at - self.windows.dedupe
-        recent = frozenset({*self.store.recent_dispatches(learner_id, since),
-                            *self.memory.recent(learner_id, since)})
-        merge_since = at - self.windows.reminder_merge
+        at, held = now.timestamp(), self.clock()
+        recent = frozenset({*self.store.recent_dispatches(learner_id, at - self.windows.dedupe),
+                            *self.memory.recent(learner_id, held - self.windows.dedupe)})
+        merge = self.windows.reminder_merge
         queued = {(kind, content): rid for rid, kind, content in
-                  [*self.store.queued_reminders(learner_id, merge_since),
-                   *self.memory.queued(learner_id, merge_since)]}
+                  [*self.store.queued_reminders(learner_id, at - merge),
+                   *self.memory.queued(learner_id, held - merge)]}
         return LearnerView(self.store.consent(learner_id), self.store.privacy(learner_id),
                            recent, queued)
 
     def _apply(self, learner_id: str, writes: tuple[Write, ...], now: datetime,
                remembers: bool = True) -> None:
         """Carry out ``writes``: in the store, or in memory only while memory is paused."""
-        at = now.timestamp()
+        at, held = now.timestamp(), self.clock()
         for write in writes:
             if isinstance(write, HoldCrisis):
-                self.memory.hold_crisis(learner_id, write.region, at)
+                self.memory.hold_crisis(learner_id, write.region, held)
             elif isinstance(write, LeaveCrisis):
                 self.memory.leave_crisis(learner_id)
             elif isinstance(write, RecordDispatch) and not remembers:
-                self.memory.dispatch(learner_id, write.concept, write.skill, at)
+                self.memory.dispatch(learner_id, write.concept, write.skill, held)
             elif isinstance(write, RecordDispatch):
                 self.store.add_dispatch(learner_id, write.concept, write.skill, at,
                                         at - self.windows.dedupe)
             elif isinstance(write, RecordLinkage):
                 self.store.add_record(write.record)
             elif isinstance(write, QueueReminder) and not remembers:
-                self.memory.remind(learner_id, write.kind, write.content, at)
+                self.memory.remind(learner_id, write.kind, write.content, held)
             elif isinstance(write, QueueReminder):
                 self.store.add_reminder(learner_id, write.kind, write.content, at)
             elif isinstance(write, MergeReminder) and write.reminder_id > 0:

@@ -23,8 +23,8 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
-from robot_skills.runtime.database import (BUSY_TIMEOUT, open_database, purge, transaction,
-                                           version)
+from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, purge,
+                                           transaction, version)
 
 APPLICATION_ID = int.from_bytes(b'RSlc', 'big')     # robot_skills learning_coordinator
 
@@ -142,6 +142,10 @@ class Store:
     @property
     def version(self) -> int:
         return version(self._db)
+
+    @property
+    def unavailable_for(self) -> float:
+        return cooldown(self._db)
 
     def close(self) -> None:
         self._db.close()

@@ -52,6 +52,7 @@ from robot_skills.model import wire
 from robot_skills.model.config import ConfigError, load, parse
 from robot_skills.runtime import paths
 from robot_skills.runtime.chat import ChatEndpoint, ChatError
+from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
 from robot_skills.runtime.params import Settings, setting
@@ -62,7 +63,7 @@ from robot_skills_interfaces.srv import OpenDiscussion, TaStep
 
 SKILL = 'pbl_ta'
 MODES = ('plan', 'discuss', 'refresh')
-TIMEOUTS = Timeouts(acceptance=2.0, result=60.0)
+TIMEOUTS = Timeouts(acceptance=2.0, result=60.0, discovery=5.0)
 PACK_SUFFIXES = ('.yaml', '.yml', '.json')
 
 
@@ -138,6 +139,8 @@ class PblTa(GuardedNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('pbl_ta', SKILL, **kwargs)
+
+    def configure(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='ta-writer')
         self.on_destroy(lambda: self._pool.shutdown(wait=False, cancel_futures=True))
         value = self.value = Settings(self, TaSettings).value
@@ -167,6 +170,10 @@ class PblTa(GuardedNode):
             value.llm_base_url, value.llm_model, os.environ.get(value.llm_key_env, ''),
             value.llm_timeout)) if value.llm_base_url else None)
         self._wake = self.create_guard_condition(lambda: None, group)  # a free group wakes
+        self.report('sessions', lambda: Report({'open': str(len(self.sessions)),
+                                                'max': str(value.max_sessions)}))
+        if self.robot is not None:
+            self.report('devices', self.robot.report)
         self.tracer.emit('capabilities', detail={
             'packs': sorted(self.packs), 'speaks_through': value.robot_namespace,
             'llm': bool(self.writer)})

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
@@ -63,6 +62,7 @@ from robot_skills.model.commands import Device
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.devices import ACTIONS
+from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode, oversized
 from robot_skills.runtime.params import Settings, setting
@@ -118,6 +118,8 @@ class MockHardware(GuardedNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('mock_hardware', 'mock_hardware', **kwargs)
+
+    def configure(self) -> None:
         self.settings = Settings(self, MockSettings)
         self.faults = {d: Settings(self, FaultSettings, f'fault.{d.value}.') for d in Device}
         self.body = load(self.settings.value.body_file, Body)
@@ -141,9 +143,21 @@ class MockHardware(GuardedNode):
                               ('head_gesture/cancel', self._on_cancel_head)):
             self.create_service(Trigger, name, handler, callback_group=self._group)
         self.create_service(SetBool, 'estop', self._on_estop, callback_group=self._group)
+        self.report('devices', self._diagnose)
         rate = self.settings.value.joint_state_rate
         if rate > 0:
             self.create_timer(1.0 / rate, self._publish_joints, self._group)
+
+    def _diagnose(self) -> Report:
+        with self._lock:
+            running, queued, estop = sorted(self._runs), len(self._speech_queue), self._estop
+        return Report({'running': ', '.join(running), 'speech_queued': str(queued),
+                       'estop': 'on' if estop else 'off'},
+                      'emergency stop: motion refused' if estop else '')
+
+    def _now(self) -> float:
+        """The node's clock in seconds (ROS time: a simulated clock drives the mock too)."""
+        return self.get_clock().now().nanoseconds / 1e9
 
     # ---- goal intake ----------------------------------------------------------------
 
@@ -168,6 +182,9 @@ class MockHardware(GuardedNode):
             callback_group=self._group)
 
     async def _decide(self, device: Device, goal: Any) -> GoalResponse:
+        if not self.active:                                   # a lifecycle state, not a fault
+            self._log(device, _action_name(device, goal)[:40], {}, '', 'rejected')
+            return GoalResponse.REJECT
         if oversized(goal, self.guard.limits.max_chars):      # the transport cap, as elsewhere
             self._log(device, _action_name(device, goal)[:40], {}, '', 'rejected')
             return GoalResponse.REJECT
@@ -258,7 +275,7 @@ class MockHardware(GuardedNode):
         value = self.settings.value
         run_.speech = Speech(len(message), core.speech_seconds(
             message, value.chars_per_second, value.time_scale))
-        run_.speech.start(time.monotonic())
+        run_.speech.start(self._now())
         self._runs[run_.slot] = run_
         self._schedule(run_, run_.speech.seconds)
         self._speech_feedback(run_)
@@ -270,7 +287,7 @@ class MockHardware(GuardedNode):
         assert run_.speech is not None
         feedback = ACTIONS[Device.TTS].action_type.Feedback(
             state='paused' if run_.speech.paused else 'speaking', action_id=run_.action_id,
-            chars_spoken=run_.speech.chars_spoken(time.monotonic()))
+            chars_spoken=run_.speech.chars_spoken(self._now()))
         run_.handle.publish_feedback(feedback)
 
     def _on_feedback_tick(self) -> None:
@@ -292,7 +309,7 @@ class MockHardware(GuardedNode):
             current = self._runs.get(Device.TTS.value)
             if current is None or current.speech is None or current.speech.paused:
                 return _answer(response, False, 'nothing is speaking')
-            current.speech.pause(time.monotonic())
+            current.speech.pause(self._now())
             self._drop_timer(current.timer)
             current.timer = None
             self._speech_feedback(current)
@@ -304,7 +321,7 @@ class MockHardware(GuardedNode):
             current = self._runs.get(Device.TTS.value)
             if current is None or current.speech is None or not current.speech.paused:
                 return _answer(response, False, 'nothing is paused')
-            now = time.monotonic()
+            now = self._now()
             current.speech.resume(now)
             self._schedule(current, current.speech.remaining(now))
             self._speech_feedback(current)
@@ -346,7 +363,7 @@ class MockHardware(GuardedNode):
             seconds = core.move_seconds(self.body, goal.speed, value.time_scale)
         self._preempt(run_.slot)
         run_.joints = frozenset().union(*(targets for _, targets in frames))
-        self.joints.play(frames, time.monotonic(), seconds)
+        self.joints.play(frames, self._now(), seconds)
         self._runs[run_.slot] = run_
         feedback_type = ACTIONS[run_.device].action_type.Feedback
         if run_.device is Device.ARM:
@@ -423,7 +440,7 @@ class MockHardware(GuardedNode):
         if self._runs.get(run_.slot) is run_:
             del self._runs[run_.slot]
             if state != 'completed':
-                self.joints.halt(set(run_.joints), time.monotonic())
+                self.joints.halt(set(run_.joints), self._now())
         result = ACTIONS[run_.device].action_type.Result()
         if not empty:
             result.state, result.action_id, result.error = state, run_.action_id, error
@@ -472,7 +489,7 @@ class MockHardware(GuardedNode):
 
     def _publish_joints(self) -> None:
         with self._lock:
-            positions = self.joints.sample(time.monotonic())
+            positions = self.joints.sample(self._now())
         self._joint_states.publish(JointState(
             header=Header(stamp=self.get_clock().now().to_msg()), name=self.joints.names,
             position=positions))

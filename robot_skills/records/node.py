@@ -36,6 +36,7 @@ from robot_skills.model import wire
 from robot_skills.records.api import TOOLS, Records, Result, Store
 from robot_skills.records.live import MAX_WAIT
 from robot_skills.runtime.database import BUSY_TIMEOUT
+from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
@@ -60,6 +61,8 @@ class LearningRecords(GuardedNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('learning_records', SKILL, **kwargs)
+
+    def configure(self) -> None:
         value = Settings(self, RecordsSettings).value
         self.store = Store(value.store_path, value.store_busy_timeout)
         self.on_destroy(self.store.close)
@@ -73,6 +76,7 @@ class LearningRecords(GuardedNode):
         self._events = self.create_publisher(RecordsEvent, 'records/live_events', EVENTS)
         self.create_service(RecordsCall, 'records/call', self._on_call,
                             callback_group=ReentrantCallbackGroup())
+        self.report('store', store_part(self.store, self.store.version))
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 

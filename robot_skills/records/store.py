@@ -16,7 +16,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from robot_skills.runtime.database import BUSY_TIMEOUT, open_database, transaction, version
+from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, transaction,
+                                           version)
 
 APPLICATION_ID = int.from_bytes(b'RSlr', 'big')     # robot_skills learning_records
 
@@ -363,6 +364,10 @@ class Store:
     @property
     def version(self) -> int:
         return version(self.db)
+
+    @property
+    def unavailable_for(self) -> float:
+        return cooldown(self.db)
 
     def write(self) -> transaction:
         return transaction(self.db)

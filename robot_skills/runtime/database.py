@@ -199,6 +199,11 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
+def cooldown(db: sqlite3.Connection) -> float:
+    """Seconds before a write is tried again after the store was found locked or read-only."""
+    return max(0.0, getattr(db, 'unavailable_until', 0.0) - time.monotonic())
+
+
 class transaction:  # noqa: N801 - used as a statement: ``with transaction(db):``
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception (autocommit connection).
 
@@ -209,7 +214,7 @@ class transaction:  # noqa: N801 - used as a statement: ``with transaction(db):`
         self.db = db
 
     def __enter__(self) -> sqlite3.Connection:
-        waited = getattr(self.db, 'unavailable_until', 0.0) - time.monotonic()
+        waited = cooldown(self.db)
         if waited > 0:
             raise StoreUnavailableError(f'the store was unavailable a moment ago; retry in '
                                         f'{waited:.1f} s')

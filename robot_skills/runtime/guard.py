@@ -35,10 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rclpy.node import Node
 from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from robot_skills.model.wire import TRANSPORT_CAP, Limits
+from robot_skills.runtime.diagnostics import Diagnostics, Report
+from robot_skills.runtime.managed import ManagedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.tracing import Tracer
 
@@ -103,9 +104,11 @@ def failed(response: Any, reason: str, code: str = 'INTERNAL') -> Any:
 class Guard:
     """Wraps callbacks so that they report instead of raising (see the module docstring)."""
 
-    def __init__(self, tracer: Tracer, cap: Callable[[], int]) -> None:
+    def __init__(self, tracer: Tracer, cap: Callable[[], int],
+                 closed: Callable[[], str | None] = lambda: None) -> None:
         self._tracer = tracer
         self._cap = cap
+        self._closed = closed
 
     @property
     def limits(self) -> Limits:
@@ -145,8 +148,13 @@ class Guard:
     def message(self, callback: Callable[[Any], None], topic: str,
                 oversize: Callable[[Any, str, int], None] | None = None
                 ) -> Callable[[Any], None]:
-        """A subscription callback: size-checked, then guarded."""
+        """A subscription callback: refused while the node is not active, size-checked,
+        then guarded."""
         def checked(message: Any) -> None:
+            closed = self._closed()
+            if closed is not None:
+                self._tracer.emit('input_rejected', detail={'topic': topic, 'reason': closed})
+                return
             found = oversized(message, self._cap())
             if found is None:
                 callback(message)
@@ -159,8 +167,13 @@ class Guard:
 
     def service(self, callback: Callable[[Any, Any], Any], name: str,
                 srv_type: Any) -> Callable[[Any, Any], Any]:
-        """A service callback: size-checked, guarded, and always answered."""
+        """A service callback: refused while the node is not active, size-checked, guarded,
+        and always answered."""
         def refusal(request: Any) -> Any:
+            closed = self._closed()
+            if closed is not None:
+                self._tracer.emit('input_rejected', detail={'service': name, 'reason': closed})
+                return failed(srv_type.Response(), f'{closed}: not taking calls', 'UNAVAILABLE')
             found = oversized(request, self._cap())
             if found is None:
                 return None
@@ -183,22 +196,33 @@ class Guard:
         return self.call(answer, name, internal)
 
 
-class GuardedNode(Node):
-    """A node whose every callback is guarded, whose services have deep queues, and whose
-    resources close only once opened (``on_destroy``).
+class GuardedNode(ManagedNode):
+    """A managed node whose every callback is guarded, whose services have deep queues, and
+    whose resources close only once opened (``on_destroy``).
 
-    ``skill`` names its traces on ``skill_events``; ``self.tracer`` publishes them.
+    ``skill`` names its traces on ``skill_events``; ``self.tracer`` publishes them. A node
+    writes ``configure()`` (``managed.py``), never work in ``__init__``: with ``autostart``
+    the node configures and activates at the end of this constructor.
     """
 
     def __init__(self, node_name: str, skill: str, **kwargs: Any) -> None:
         self._closers: list[Callable[[], None]] = []
         super().__init__(node_name, **kwargs)
         self.tracer = Tracer(self, skill)
+        self.diagnostics = Diagnostics(self, lambda: self.state, lambda: self.configure_failure)
+        self.tracer.on_error = self.diagnostics.error
         self.guard_settings = Settings(self, GuardSettings)
-        self.guard = Guard(self.tracer, lambda: self.guard_settings.value.max_field_chars)
+        self.guard = Guard(self.tracer, lambda: self.guard_settings.value.max_field_chars,
+                           self._accepting)
+        if self.autostart:
+            self.start()
 
     def _guarded(self) -> Guard | None:
         return self.__dict__.get('guard')   # rclpy creates parameter services before ours
+
+    def _accepting(self) -> str | None:
+        """None when the node takes input, else why not (its lifecycle state)."""
+        return None if self.active else f'{self.get_name()} is {self.state}'
 
     def create_subscription(self, msg_type: Any, topic: str, callback: Callable[..., None],
                             qos_profile: QoSProfile | int, *,
@@ -234,13 +258,23 @@ class GuardedNode(Node):
             callback = guard.call(callback, 'guard_condition')
         return super().create_guard_condition(callback, callback_group)
 
+    def report(self, name: str, part: Callable[[], Report]) -> None:
+        """Add ``part`` to this node's ``/diagnostics`` (removed at *cleanup* if added by
+        ``configure()``)."""
+        self.own(self.diagnostics.add(name, part))
+
     def on_destroy(self, close: Callable[[], None]) -> None:
-        """Run ``close`` when the node is destroyed (resources opened so far, in reverse)."""
-        self._closers.append(close)
+        """Run ``close`` at *cleanup* (opened by ``configure()``) or when the node is destroyed
+        (resources opened so far, in reverse)."""
+        guard = self._guarded()
+        guarded = guard.call(close, 'close') if guard else close
+        if self._recording:
+            self.own(guarded)
+        else:
+            self._closers.append(guarded)
 
     def destroy_node(self) -> None:
+        self._teardown()
         while self._closers:
-            close = self._closers.pop()
-            guard = self._guarded()
-            (guard.call(close, 'destroy_node') if guard else close)()
+            self._closers.pop()()
         super().destroy_node()

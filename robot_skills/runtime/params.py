@@ -45,7 +45,8 @@ class Settings(Generic[T]):
         self._specs = {f'{prefix}{f.name}': _Spec(f.name, f) for f in fields(model)}
         values = {}
         for name, spec in self._specs.items():
-            declared = node.declare_parameter(name, spec.field.default, _descriptor(spec.field))
+            declared = (node.get_parameter(name) if node.has_parameter(name) else  # reconfigured
+                        node.declare_parameter(name, spec.field.default, _descriptor(spec.field)))
             values[spec.name] = _plain(declared.value)
         try:
             self._value: T = _checked(model(**values), self._specs.values())

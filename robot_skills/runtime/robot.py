@@ -6,8 +6,13 @@ commands and get back a ``Batch`` whose two futures resolve when every goal
 ``Outcome`` values. Nothing here blocks or polls a future: responses arrive as
 done callbacks, and a single watchdog timer, running only while something is
 pending, enforces the acceptance and result timeouts and waits for servers that
-are not discovered yet. A device whose server never appears is reported as a
-missing capability (``Status.UNAVAILABLE``), never as a hang.
+are not discovered yet: a command sent in the first ``discovery`` seconds of
+the facade waits that long for its server (the skill started before the
+robot's driver), later ones ``acceptance``; the acceptance timeout counts
+from the moment the goal is sent. A device whose server never appears is
+reported as a missing capability (``Status.UNAVAILABLE``), never as a hang.
+Every deadline is on the node's clock (ROS time: ``use_sim_time`` and a
+replayed bag behave).
 
 A skill passes only the devices (and Trigger services) it may use; the facade
 creates clients for nothing else, so a skill is structurally unable to drive
@@ -21,7 +26,6 @@ the reason, so the batch completes instead of waiting for its timeout.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,14 +40,18 @@ from robot_skills.model.commands import Call, Command, Control, Device
 from robot_skills.model.outcomes import (Acceptance, Outcome, Receipt, Status, accepted,
                                          failure, judge, not_accepted)
 from robot_skills.runtime.devices import ACTIONS, to_goal, to_receipt
+from robot_skills.runtime.diagnostics import Report
 
 WATCHDOG_PERIOD = 0.02
 
 
 @dataclass(frozen=True)
 class Timeouts:
+    """Seconds: to accept a goal, to finish it, and to wait for servers after start."""
+
     acceptance: float = 2.0
     result: float = 60.0
+    discovery: float = 0.0
 
 
 class Batch:
@@ -78,7 +86,7 @@ def _fill(slots: list, index: int, value: object, barrier: Future) -> Callable[[
 
 @dataclass(eq=False)
 class _Pending:
-    """One command in flight and its current deadline (monotonic seconds)."""
+    """One command in flight and its current deadline (the node's clock, seconds)."""
 
     batch: Batch
     index: int
@@ -118,6 +126,10 @@ class Robot:
         self._pending: set[_Pending] = set()
         self._watchdog = node.create_timer(WATCHDOG_PERIOD, self._on_watchdog,
                                            callback_group=callback_group, autostart=False)
+        self._born = self._now()
+
+    def _now(self) -> float:
+        return self._node.get_clock().now().nanoseconds / 1e9
 
     # ---- capabilities ------------------------------------------------------------
 
@@ -130,6 +142,18 @@ class Robot:
     def missing(self) -> list[str]:
         return sorted(name for name, ready in self.capabilities().items() if not ready)
 
+    def report(self) -> Report:
+        """For ``/diagnostics``: the servers found and missing, the commands in flight."""
+        found = self.capabilities()
+        missing = sorted(name for name, ready in found.items() if not ready)
+        with self._lock:
+            pending = len(self._pending)
+        waiting = self._now() < self._born + self._timeouts().discovery
+        problem = ('waiting for ' if waiting else 'missing: ') + ', '.join(missing)
+        return Report({'found': ', '.join(sorted(n for n, ok in found.items() if ok)),
+                       'missing': ', '.join(missing), 'commands_in_flight': str(pending)},
+                      problem if missing else '')
+
     # ---- sending -----------------------------------------------------------------
 
     def send(self, batch_id: str, commands: Sequence[Command]) -> Batch:
@@ -139,9 +163,10 @@ class Robot:
                     isinstance(command, Call) and command.control not in self._services):
                 raise ValueError(f'{_name(command)} is not a device of this skill')
         batch = Batch(batch_id, commands)
-        acceptance_timeout = self._timeouts().acceptance
-        now = time.monotonic()
-        items = [_Pending(batch, i, now + acceptance_timeout) for i in range(len(commands))]
+        timeouts = self._timeouts()
+        now = self._now()
+        deadline = max(now + timeouts.acceptance, self._born + timeouts.discovery)
+        items = [_Pending(batch, i, deadline) for i in range(len(commands))]
         with self._lock:
             self._pending.update(items)
         if not items:
@@ -164,6 +189,7 @@ class Robot:
             if item.sent or item not in self._pending or not self._ready(command):
                 return
             item.sent = True
+            item.deadline = self._now() + self._timeouts().acceptance
         if isinstance(command, Call):
             future = self._services[command.control].call_async(Trigger.Request())
             future.add_done_callback(self._guarded(item, self._on_service_response))
@@ -204,7 +230,7 @@ class Robot:
             late = item not in self._pending
             if not late:
                 item.returned, item.goal_handle = True, goal_handle
-                item.deadline = time.monotonic() + self._timeouts().result
+                item.deadline = self._now() + self._timeouts().result
                 fire = item.batch._record_acceptance(item.index, accepted(item.command))
         if late:  # accepted after its acceptance timeout: the skill has moved on
             goal_handle.cancel_goal_async()
@@ -241,7 +267,7 @@ class Robot:
             self._watchdog.reset()
 
     def _on_watchdog(self) -> None:
-        now = time.monotonic()
+        now = self._now()
         with self._lock:
             items = list(self._pending)
         for item in items:

@@ -49,6 +49,7 @@ from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, Ca
                                       Capabilities, Effect, Event, Heard, Refused, Reply,
                                       SendBatch, SkillCore, StartTimer, StateT, TimerFired, Trace)
 from robot_skills.model.utterance import Dropped, Utterance
+from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.guard import GuardedNode, fault
 from robot_skills.runtime.inputs import InputChannels
 from robot_skills.runtime.params import Settings, setting
@@ -72,8 +73,8 @@ class RuntimeSettings:
         2000, 'Input text longer than this is refused (traced, and answered by the skill)',
         low=1, high=1_000_000)
     discovery_timeout: float = setting(
-        5.0, 'Seconds after startup before devices without a server are reported missing',
-        low=0.0, high=600.0)
+        5.0, 'Seconds after startup that input waits for the devices it needs (then devices '
+        'without a server are reported missing)', low=0.0, high=600.0)
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,11 @@ class SkillRunner(Generic[StateT]):
         self._released_at: float | None = None
         InputChannels(node, self._on_input, lambda: self.settings.value.max_input_chars,
                       self._group)
-        self._started = time.monotonic()
+        node.report('devices', self.robot.report)
+        node.report('core', lambda: Report({
+            'state': self._core.label(self._state), 'queued_events': str(len(self._queue)),
+            'batches_in_flight': str(len(self._in_flight))}))
+        self._started = self._now()
         self._discovery = node.create_timer(DISCOVERY_PERIOD, self._report_capabilities,
                                             self._group)
 
@@ -117,9 +122,12 @@ class SkillRunner(Generic[StateT]):
     def state(self) -> StateT:
         return self._state
 
+    def _now(self) -> float:
+        return self._node.get_clock().now().nanoseconds / 1e9
+
     def _timeouts(self) -> Timeouts:
         value = self.settings.value
-        return Timeouts(value.acceptance_timeout, value.result_timeout)
+        return Timeouts(value.acceptance_timeout, value.result_timeout, value.discovery_timeout)
 
     def _trace(self, kind: str, detail: dict[str, Any] | None = None, state: str = '') -> None:
         """Record a trace now (with the current state); ``_flush`` publishes it."""
@@ -134,7 +142,7 @@ class SkillRunner(Generic[StateT]):
     def _report_capabilities(self) -> None:
         """Trace ``capabilities`` once every device is found, or ``degraded`` at the timeout."""
         missing = self.robot.missing()
-        waited = time.monotonic() - self._started
+        waited = self._now() - self._started
         if missing and waited < self.settings.value.discovery_timeout:
             return
         self._discovery.cancel()

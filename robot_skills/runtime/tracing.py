@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
@@ -73,13 +74,17 @@ class Tracer:
 
     def __init__(self, node: Node, skill: str) -> None:
         self.skill = skill
+        self.on_error: Callable[[str, str], None] | None = None   # (where, type) of an error
         self._node = node
         self._logger = node.get_logger()
         self._publisher = node.create_publisher(SkillEvent, 'skill_events', TRACE_QOS)
 
     def emit(self, kind: str, state: str = '', session_id: str = '',
              detail: dict[str, Any] | None = None) -> None:
-        detail_json = to_json(detail or {})
+        detail = detail or {}
+        detail_json = to_json(detail)
+        if kind == 'error' and self.on_error is not None:
+            self.on_error(str(detail.get('where', '')), str(detail.get('error', '')))
         self._publisher.publish(SkillEvent(
             stamp=self._node.get_clock().now().to_msg(), skill=self.skill,
             session_id=session_id, kind=kind, state=state, detail_json=detail_json))

@@ -49,6 +49,8 @@ class WayfindingGuide(GuardedNode):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('wayfinding_guide', WayfindingCore.skill, **kwargs)
+
+    def configure(self) -> None:
         self.settings = Settings(self, WayfindingSettings)
         building = load(self.settings.value.building_file, Building)
         core = WayfindingCore(building, self.settings.value.clarification_timeout,

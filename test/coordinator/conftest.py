@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from coordinator_talk import Rig
+from coordinator_talk import NodeClock, Rig
 
 from robot_skills.coordinator.core import Coordinator
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
@@ -36,7 +36,7 @@ def coordinator(routing, crisis_lexicon, phrases) -> Coordinator:
 @pytest.fixture
 def service(coordinator) -> CoordinatorService:
     store = Store(':memory:')
-    yield CoordinatorService(coordinator, store, Windows())
+    yield CoordinatorService(coordinator, store, Windows(), clock=NodeClock())
     store.close()
 
 

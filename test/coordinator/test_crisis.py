@@ -125,8 +125,13 @@ def test_a_new_signal_in_the_flow_is_a_new_referral_with_the_known_region(servic
     assert len(service.store.referrals('l1')) == 2
 
 
-def test_the_flow_ends_after_its_window_of_silence(service):
+def test_the_flow_ends_after_its_window_of_silence_on_the_nodes_clock(service):
+    """The flow lives in memory: its window runs on the node's clock (ROS time), not on the
+    wall clock the store uses."""
     ask(service, '我想死')
+    wall_only = ask(service, '谢谢', now=NOW + timedelta(hours=3))
+    assert wall_only.action == 'crisis_referral'
+    service.clock.seconds += 3 * 3600
     later = ask(service, '谢谢', now=NOW + timedelta(hours=3))
     assert later.action != 'crisis_referral'
 

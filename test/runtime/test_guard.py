@@ -30,6 +30,8 @@ class Fragile(GuardedNode):
 
     def __init__(self, **kwargs) -> None:
         super().__init__('fragile', 'fragile', **kwargs)
+
+    def configure(self) -> None:
         self.heard: list[str] = []
         self.ticks = 0
         self.woken = 0

@@ -5,23 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from echo_core import EchoCore
+from echo_core import EchoNode
 from rclpy.parameter import Parameter
 from ros_harness import Recorder
 from std_msgs.msg import String
 
 from robot_skills.mock_hardware.node import MockHardware
-from robot_skills.model.commands import Device
-from robot_skills.runtime.guard import GuardedNode
-from robot_skills.runtime.skill_runner import SkillRunner
 from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, RemoteMessage, SkillEvent,
                                          TextReply)
-
-
-class EchoNode(GuardedNode):
-    def __init__(self, **kwargs) -> None:
-        super().__init__('echo', EchoCore.skill, **kwargs)
-        self.runner = SkillRunner(self, EchoCore(), [Device.TTS])
 
 
 class Rig:

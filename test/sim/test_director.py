@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from echo_core import EchoCore
+from echo_core import EchoNode
 
-from robot_skills.model.commands import Device
 from robot_skills.runtime import paths
-from robot_skills.runtime.guard import GuardedNode
-from robot_skills.runtime.skill_runner import SkillRunner
 from robot_skills.sim import skills
 from robot_skills.sim.director import Director
 from robot_skills.sim.main import build
 from robot_skills.sim.scenario import Robots, Scenario
-
-
-class EchoNode(GuardedNode):
-    def __init__(self, **kwargs) -> None:
-        super().__init__('echo', EchoCore.skill, **kwargs)
-        self.runner = SkillRunner(self, EchoCore(), [Device.TTS])
 
 
 @pytest.fixture
