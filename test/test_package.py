@@ -1,41 +1,164 @@
-"""The ROS packaging: colcon builds robot_skills and installs what ros2 run/launch need."""
+"""What a robot integrator installs: a colcon (non-symlink) build of robot_skills, used alone.
+
+The editable venv and ``--symlink-install`` read the source tree, so a module left out
+of the package (a folder without ``__init__.py``), a data file left out of
+``data_files`` or a broken entry point only shows in a normal install. Here the package
+is built with colcon into a temporary prefix, and from that prefix alone (its
+``site-packages`` first on the path, its ``share`` first in the ament index) every
+module of the source tree is imported and every executable is started until it is
+ready, then stopped with SIGINT (status 0).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from lifecycle_msgs.srv import GetState
+from rclpy.action import ActionClient
+
+from robot_skills.executables import MODULES
+from robot_skills.runtime.tracing import TRACE_QOS
+from robot_skills_interfaces.action import Speak
+from robot_skills_interfaces.msg import SkillEvent
 
 ROOT = Path(__file__).resolve().parents[1]
-EXECUTABLES = ('mock_hardware', 'robot_skills_sim')
+PYTHON = f'python{sys.version_info.major}.{sys.version_info.minor}'
+SKILLS = sorted(set(MODULES) - {'mock_hardware', 'robot_skills_sim'})
 
 pytestmark = pytest.mark.slow
 
 
-def test_colcon_builds_the_package_with_launch_config_and_executables(tmp_path):
-    colcon = shutil.which('colcon')
-    assert colcon, 'colcon is part of the environment (requirements.txt)'
+@pytest.fixture(scope='module')
+def prefix(tmp_path_factory) -> Path:
+    """robot_skills built and installed by colcon, as on a robot (no --symlink-install)."""
+    work = tmp_path_factory.mktemp('colcon')
     done = subprocess.run(
-        [colcon, '--log-base', str(tmp_path / 'log'), 'build', '--base-paths', '.',
+        [shutil.which('colcon'), '--log-base', str(work / 'log'), 'build', '--base-paths', '.',
          'robot_skills_interfaces', '--packages-select', 'robot_skills',
-         '--build-base', str(tmp_path / 'build'), '--install-base', str(tmp_path / 'install')],
+         '--build-base', str(work / 'build'), '--install-base', str(work / 'install')],
         cwd=ROOT, capture_output=True, text=True, timeout=240,
         env={**os.environ, 'PYTHONDONTWRITEBYTECODE': '1'})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    prefix = tmp_path / 'install' / 'robot_skills'
+    return work / 'install' / 'robot_skills'
+
+
+def installed(prefix: Path) -> dict[str, str]:
+    """An environment that finds robot_skills in ``prefix`` only."""
+    site = prefix / 'lib' / PYTHON / 'site-packages'
+    return {**os.environ,
+            'PYTHONPATH': os.pathsep.join([str(site), os.environ.get('PYTHONPATH', '')]),
+            'AMENT_PREFIX_PATH': os.pathsep.join([str(prefix),
+                                                  os.environ.get('AMENT_PREFIX_PATH', '')])}
+
+
+def test_the_install_holds_the_executables_the_index_entry_and_every_data_file(prefix):
     share = prefix / 'share' / 'robot_skills'
-    for name in EXECUTABLES:
+    for name in MODULES:
         assert (prefix / 'lib' / 'robot_skills' / name).is_file(), name
     assert (share / 'package.xml').is_file()
     assert (prefix / 'share' / 'ament_index' / 'resource_index' / 'packages' /
             'robot_skills').is_file()
-    for relative in ('launch/sim.launch.py', 'launch/robot.launch.py', 'config/params.yaml',
-                     'config/sim.yaml', 'config/mock_hardware.yaml',
-                     'config/scenarios/demo.yaml'):
-        assert (share / relative).is_file(), relative
+    for folder in ('config', 'launch'):
+        for path in (ROOT / folder).rglob('*'):
+            if path.is_file():
+                assert (share / path.relative_to(ROOT)).is_file(), path.relative_to(ROOT)
+
+
+def test_every_module_of_the_source_tree_imports_from_the_install_alone(prefix):
+    modules = sorted('.'.join(path.relative_to(ROOT).with_suffix('').parts)
+                     for path in (ROOT / 'robot_skills').rglob('*.py')
+                     if path.name != '__init__.py' or path.parent != ROOT)
+    modules = [m.removesuffix('.__init__') for m in modules]
+    script = ('import importlib, json, sys\n'
+              'from robot_skills.runtime import paths\n'
+              'places = {}\n'
+              'for name in json.loads(sys.argv[1]):\n'
+              '    places[name] = importlib.import_module(name).__file__\n'
+              'print(json.dumps({"places": places, "share": str(paths.share())}))\n')
+    done = subprocess.run([sys.executable, '-c', script, json.dumps(modules)],
+                          capture_output=True, text=True, timeout=120, env=installed(prefix),
+                          cwd=prefix)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout)
+    elsewhere = {m: f for m, f in found['places'].items() if not f.startswith(str(prefix))}
+    assert not elsewhere, f'imported from outside the install: {elsewhere}'
+    assert found['share'] == str(prefix / 'share' / 'robot_skills')
+
+
+def _start(prefix: Path, executable: str, namespace: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [str(prefix / 'lib' / 'robot_skills' / executable), *args, '--ros-args',
+         '-r', f'__ns:={namespace}', '-p', 'discovery_timeout:=0.5'],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=installed(prefix),
+        cwd=prefix)
+
+
+def _stop(process: subprocess.Popen) -> str:
+    process.send_signal(signal.SIGINT)
+    try:
+        output, _ = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    assert process.returncode == 0, output[-3000:]
+    return output
+
+
+def _active(ros, probe, name: str) -> None:
+    client = probe.create_client(GetState, f'{name}/get_state')
+    ros.until(client.service_is_ready, timeout=60.0, what=f'{name} lifecycle services')
+    state = ros.wait(client.call_async(GetState.Request())).current_state.label
+    assert state == 'active', f'{name} is {state}'
+
+
+@pytest.mark.parametrize('skill', SKILLS)
+def test_each_skill_starts_from_the_install_until_ready_and_stops_cleanly(prefix, ros, skill,
+                                                                         tmp_path):
+    namespace = f'{ros.namespace}_{skill}'
+    process = _start(prefix, skill, namespace, *(
+        ['--ros-args', '-p', f'store_path:={tmp_path / "store.sqlite3"}']
+        if skill in ('learning_coordinator', 'learning_records') else []))
+    try:
+        probe = ros.node(namespace)
+        events: list[SkillEvent] = []
+        probe.create_subscription(SkillEvent, 'skill_events', events.append, TRACE_QOS)
+        ros.until(lambda: any(e.kind in ('capabilities', 'degraded') for e in events),
+                  timeout=60.0, what=f'{skill} ready')
+        _active(ros, probe, skill)
+    finally:
+        output = _stop(process)
+    assert 'Traceback' not in output, output[-3000:]
+
+
+def test_the_mock_starts_from_the_install_and_serves_its_devices(prefix, ros):
+    namespace = f'{ros.namespace}_mock'
+    process = _start(prefix, 'mock_hardware', namespace, '--ros-args', '-p', 'time_scale:=0.05')
+    try:
+        probe = ros.node(namespace)
+        client = ActionClient(probe, Speak, 'tts/speak')
+        ros.until(client.server_is_ready, timeout=60.0, what='tts/speak served')
+        _active(ros, probe, 'mock_hardware')
+        handle = ros.wait(client.send_goal_async(Speak.Goal(message='装好了')))
+        assert ros.wait(handle.get_result_async()).result.state == 'completed'
+    finally:
+        _stop(process)
+
+
+def test_the_simulation_plays_the_demo_from_the_install(prefix):
+    share = prefix / 'share' / 'robot_skills'
+    done = subprocess.run([str(prefix / 'lib' / 'robot_skills' / 'robot_skills_sim'),
+                           '--scenario', str(share / 'config' / 'scenarios' / 'demo.yaml')],
+                          capture_output=True, text=True, timeout=120, env=installed(prefix),
+                          cwd=prefix)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert ' END ' in done.stdout and '0 problem(s)' in done.stdout
 
 
 def test_colcon_sees_both_packages():
