@@ -37,6 +37,7 @@ SHARE = get_package_share_directory('robot_skills')
 RUN_LAUNCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'run_launch.py')
 TIMEOUT = 20.0          # seconds for one exchange with a running node
 READY_TIMEOUT = 120.0   # seconds for nodes to start and find each other on a loaded machine
+ATTEMPT = 3.0           # seconds before a harmless request whose answer was lost is sent again
 # As the skills publish skill_events: a late subscriber still gets the startup traces.
 TRACE_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE,
                        durability=DurabilityPolicy.TRANSIENT_LOCAL)
@@ -155,16 +156,41 @@ class Probe:
     def publish(self, message_type, topic: str, message) -> None:
         self.publisher(message_type, topic).publish(message)
 
-    def service(self, service_type, name: str):
+    def call(self, client, request, what: str, *, retry: bool = False):
+        """The response to ``request``; with ``retry`` (only for requests that change nothing)
+        the request is sent again every ``ATTEMPT`` seconds until one is answered.
+
+        A server that has not yet discovered this client's response reader when the request
+        arrives drops the response (Fast DDS logs "failed to send response (timeout): client
+        will not receive response"); ``service_is_ready`` sees only this side of discovery.
+        """
+        if not retry:
+            return self.wait(client.call_async(request), what)
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            future = client.call_async(request)
+            remaining = deadline - time.monotonic()
+            try:
+                return self.wait(future, what, min(ATTEMPT, max(remaining, 0.0)))
+            except AssertionError:
+                if remaining <= ATTEMPT:
+                    raise
+
+    def service(self, service_type, name: str, harmless=None):
+        """A client of ``name`` once the server is discovered; with a ``harmless`` request
+        (one the server refuses or answers without changing anything), once it answered one,
+        so both directions of discovery are done before the test's own calls."""
         client = self.node.create_client(service_type, name)
         self.spin_until(client.service_is_ready, f'the service {name}', READY_TIMEOUT)
+        if harmless is not None:
+            self.call(client, harmless, f'a first answer of {name}', retry=True)
         return client
 
     def parameters(self, node: str, names: list[str]) -> dict:
         """Current values of parameters of the node ``node`` (its full name)."""
+        request = GetParameters.Request(names=names)
         client = self.service(GetParameters, f'{node}/get_parameters')
-        response = self.wait(client.call_async(GetParameters.Request(names=names)),
-                             f'parameters of {node}')
+        response = self.call(client, request, f'parameters of {node}', retry=True)
         return {name: parameter_value_to_python(value)
                 for name, value in zip(names, response.values, strict=True)}
 
