@@ -2,7 +2,7 @@
 # (scripts/setup-env is idempotent and cached), so a fresh clone needs nothing else.
 ENV := scripts/with-env
 
-.PHONY: demo test bench eval explore console setup lint lock clean
+.PHONY: demo test bench eval explore soak console setup lint lock clean
 
 demo: ## set up, then play config/scenarios/demo.yaml in the all-in-one simulation
 	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml
@@ -19,6 +19,9 @@ eval: ## set up, then the crisis check's recall and false positives per category
 
 explore: ## set up, then the hostile-input suites with thousands of examples per node
 	HYPOTHESIS_PROFILE=explore $(ENV) python -m pytest -o timeout=3600 -q -k hostile
+
+soak: ## set up, then start and signal every executable 100 times (status 0 within 2 s each)
+	ROBOT_SKILLS_STARTS=100 $(ENV) python -m pytest -o timeout=7200 -q test/test_shutdown.py
 
 console: ## set up, then type utterances to the simulated robots
 	$(ENV) robot_skills_sim --console

@@ -20,6 +20,8 @@ meaningful on a noisy host:
 * RSS of each node process and of the whole simulation;
 * the edges (``bench/edges.py``): 20 concurrent callers on every service, a
   2,000-message burst on every input topic, pbl_ta's memory over 50,000 turns;
+* start-up (``bench/startup.py``): spawn -> ready and spawn -> first answer of every
+  skill executable;
 * the crisis check (``bench/crisis.py``, also ``make eval``): recall and false
   positives per category on its corpus, and its time on the longest requests.
 
@@ -47,7 +49,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from bench import coordinator, crisis, discussion, edges, records
+from bench import coordinator, crisis, discussion, edges, records, startup
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
 from robot_skills.classroom.grading import Grader
@@ -287,6 +289,7 @@ def main() -> None:
     discussed = discussion.round_trips(min(args.events, 600), len(results) + 2)
     recorded = records.round_trips(min(args.events, 500), len(results) + 3)
     edged = edges.measure(len(results) + 4)
+    started = startup.measure()
     rclpy.shutdown()
     floor = results[0]
     cores = [
@@ -307,6 +310,7 @@ def main() -> None:
     sim_rss = simulation_rss()
     report(floor, results, cores, sim_rss, lessons, coordinated, discussed, recorded)
     edges.report(edged)
+    startup.report(started)
     crisis.report(crisis.measure())
 
 

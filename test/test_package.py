@@ -11,8 +11,10 @@ ready, then stopped with SIGINT (status 0).
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -168,3 +170,37 @@ def test_colcon_sees_both_packages():
     listed = {line.split()[0]: line.split()[-1] for line in done.stdout.splitlines()}
     assert listed == {'robot_skills': '(ros.ament_python)',
                       'robot_skills_interfaces': '(ros.ament_cmake)'}
+
+
+# Import name -> what provides it on a robot: a rosdep key of package.xml, or a pip
+# distribution of requirements-robot.txt.
+ROSDEP = {'yaml': 'python3-yaml'}
+PIP = {'pydantic': 'pydantic', 'pypinyin': 'pypinyin', 'cn2an': 'cn2an',
+       'rapidfuzz': 'RapidFuzz', 'fsrs': 'fsrs', 're2': 'google-re2', 'opencc': 'OpenCC'}
+
+
+def _imports() -> set[str]:
+    names = set()
+    for path in [*(ROOT / 'robot_skills').rglob('*.py'), *(ROOT / 'launch').glob('*.py')]:
+        for node in ast.walk(ast.parse(path.read_text(encoding='utf-8'))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split('.')[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split('.')[0])
+    return names - set(sys.stdlib_module_names) - {'robot_skills', '__future__'}
+
+
+def test_every_import_is_declared_for_rosdep_or_pip_at_the_tested_version():
+    declared = set(re.findall(r'<(?:depend|exec_depend)>([^<]+)</',
+                              (ROOT / 'package.xml').read_text(encoding='utf-8')))
+    pinned = dict(line.split('==') for line in (ROOT / 'requirements-robot.txt')
+                  .read_text(encoding='utf-8').splitlines() if '==' in line)
+    tested = dict(line.split('==') for line in (ROOT / 'constraints.txt')
+                  .read_text(encoding='utf-8').splitlines() if '==' in line)
+    for name in sorted(_imports()):
+        if name in PIP:
+            assert pinned.get(PIP[name]) == tested[PIP[name]], name
+        else:
+            assert ROSDEP.get(name, name) in declared, f'{name}: not in package.xml'
+    assert 'python3-pydantic' not in declared      # Debian/Ubuntu ship v1; the code needs v2
+    assert set(pinned) == set(PIP.values())

@@ -83,13 +83,13 @@ def run(build: Callable[[], Node | Sequence[Node]], args: Sequence[str] | None =
     spinner: Executor | None = None
     nodes: list[Node] = []
     try:
-        init(args)
-        spinner = executor_from_env()
         try:
+            init(args)
+            spinner = executor_from_env()
             built = build()
-        except (ConfigError, ValueError) as error:
-            print(f'cannot start: {error}', file=sys.stderr)
-            return 1
+        except (ConfigError, ValueError, _rclpy.RCLError) as error:
+            print(f'cannot start: {error}', file=sys.stderr)     # a bad file, parameter,
+            return 1                                             # or --ros-args
         nodes = [built] if isinstance(built, Node) else list(built)
         guards = [node.guard for node in nodes if isinstance(node, GuardedNode)]
         with stop.spinning():

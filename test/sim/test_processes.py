@@ -90,3 +90,11 @@ def test_the_simulation_refuses_an_unknown_skill(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "entry robots.q5: unknown skill 'teleport'" in done.stderr
+
+
+def test_malformed_ros_arguments_stop_the_executable_with_the_reason():
+    done = subprocess.run([_bin('learning_coordinator'), '--ros-args', '-p',
+                           'store_path:=:memory:'], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert 'cannot start: failed to initialize rcl' in done.stderr
+    assert 'Traceback' not in done.stderr
