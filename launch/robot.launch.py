@@ -17,9 +17,10 @@ Every argument is checked before any process starts: a misspelt skill, an empty
 ``skills``, a malformed ``remap``, a missing or unreadable ``params_file`` or a
 robot name that is no ROS name segment stops the launch with one line naming the
 argument and the value, and nothing runs. Each node gets ``params_file`` (the
-mock too), ``use_sim_time`` and ``--log-level``; unless ``use_respawn:=true``
-(then a node that dies is started again after two seconds) any node that exits
-stops the whole launch with status 1, so a robot never runs with a skill missing.
+mock too), ``use_sim_time``, ``autostart`` and ``--log-level``; unless
+``use_respawn:=true`` (then a node that dies is started again after two seconds)
+any node that exits stops the whole launch with status 1, so a robot never runs
+with a skill missing.
 
 ``sim.launch.py`` loads this file as a module and uses ``robot_plan`` and
 ``robot_actions`` for each simulated robot, so both files check and start nodes
@@ -70,6 +71,9 @@ ARGUMENTS: dict[str, tuple[str | None, str, tuple[str, ...] | None]] = {
     'mock': ('false', 'Also start mock_hardware under the robot, serving every device', BOOLEANS),
     'use_sim_time': ('false', 'Use the /clock topic as every node\'s time', BOOLEANS),
     'log_level': ('info', 'Log severity of every node', LOG_LEVELS),
+    'autostart': ('true', 'Every node configures and activates itself; false leaves them '
+                          'unconfigured for a lifecycle manager (ros2 lifecycle set, '
+                          'nav2_lifecycle_manager)', BOOLEANS),
     'use_respawn': ('false', 'Start a node that exits again after 2 s, instead of stopping '
                              'the whole launch with status 1', BOOLEANS),
 }
@@ -219,6 +223,7 @@ class Common:
     use_sim_time: bool
     log_level: str
     use_respawn: bool
+    autostart: bool
 
 
 def common(values: Mapping[str, str]) -> Common:
@@ -226,7 +231,8 @@ def common(values: Mapping[str, str]) -> Common:
                   params_file=params_file(values['params_file']),
                   use_sim_time=flag('use_sim_time', values['use_sim_time']),
                   log_level=choice('log_level', values['log_level']),
-                  use_respawn=flag('use_respawn', values['use_respawn']))
+                  use_respawn=flag('use_respawn', values['use_respawn']),
+                  autostart=flag('autostart', values['autostart']))
 
 
 @dataclass(frozen=True)
@@ -269,7 +275,7 @@ def _required(event: Any, context: Any) -> None:
     if context.is_shutdown:
         return
     raise RequiredNodeExitedError(f'required node {event.process_name} exited with code '
-                             f'{event.returncode}: stopping the launch')
+                                   f'{event.returncode}: stopping the launch')
 
 
 def _node(executable: str, plan: RobotPlan, parameters: list[Any]) -> Node:
@@ -278,7 +284,8 @@ def _node(executable: str, plan: RobotPlan, parameters: list[Any]) -> Node:
         {'respawn': True, 'respawn_delay': RESPAWN_DELAY} if common_args.use_respawn
         else {'on_exit': _required})
     return Node(package=PACKAGE, executable=executable, output='screen',
-                parameters=[*parameters, {'use_sim_time': common_args.use_sim_time}],
+                parameters=[*parameters, {'use_sim_time': common_args.use_sim_time,
+                                          'autostart': common_args.autostart}],
                 ros_arguments=['--log-level', common_args.log_level], **lifetime)
 
 

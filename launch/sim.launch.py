@@ -29,7 +29,8 @@ from launch_ros.parameter_descriptions import ParameterValue
 robot_launch = load_python_launch_file_as_module(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), 'robot.launch.py'))
 
-COMMON = ('namespace', 'params_file', 'use_sim_time', 'log_level', 'use_respawn')
+COMMON = ('namespace', 'params_file', 'use_sim_time', 'log_level', 'use_respawn',
+          'autostart')
 STORES = {'coordinator_store': 'learning_coordinator', 'records_store': 'learning_records'}
 
 

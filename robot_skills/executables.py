@@ -28,8 +28,10 @@ def _run(name: str) -> int:
     stop.install()
     try:
         return importlib.import_module(MODULES[name]).main()
-    except stop.Stopped:
-        return 0
+    except BaseException:
+        if stop.requested():   # Stopped, or what a half-imported C extension made of it
+            return 0
+        raise
 
 
 def __getattr__(name: str) -> Callable[[], int]:

@@ -132,12 +132,27 @@ class TestRobots(unittest.TestCase):
 
     def test_every_node_has_the_params_file_and_the_launch_values(self):
         probe = self.probe
-        mock = probe.parameters('/rl/q5/mock_hardware', ['time_scale', 'use_sim_time'])
-        self.assertEqual(mock, {'time_scale': 0.05, 'use_sim_time': False})
+        mock = probe.parameters('/rl/q5/mock_hardware',
+                                ['time_scale', 'use_sim_time', 'autostart'])
+        self.assertEqual(mock, {'time_scale': 0.05, 'use_sim_time': False, 'autostart': True})
         ta = probe.parameters('/rl/tianyi/pbl_ta', ['robot_namespace', 'use_sim_time'])
         self.assertEqual(ta, {'robot_namespace': '/rl/tianyi', 'use_sim_time': False})
         stores = probe.parameters('/rl/tianyi/learning_records', ['store_path'])
         self.assertEqual(stores, {'store_path': ':memory:'})
+        self.assertEqual(probe.lifecycle_state('/rl/q5/wayfinding_guide'), 'active')
+
+    def test_with_autostart_false_the_nodes_wait_for_a_lifecycle_manager(self):
+        probe = self.probe
+        run = LaunchRun('robot.launch.py', 'namespace:=rl_manual', 'mock:=true',
+                        'autostart:=false', f'params_file:={PARAMS}')
+        try:
+            for node in ('mock_hardware', 'wayfinding_guide'):
+                self.assertEqual(probe.lifecycle_state(f'/rl_manual/q5/{node}'),
+                                 'unconfigured', run.output)
+        finally:
+            run.stop()
+        self.assertEqual(run.still_running(), [], run.output)
+        self.assertNotIn('process has died', run.output)
 
 
 class TestWrongArguments(unittest.TestCase):

@@ -23,6 +23,7 @@ import time
 import rclpy
 import yaml
 from ament_index_python.packages import get_package_share_directory
+from lifecycle_msgs.srv import GetState
 from rcl_interfaces.srv import GetParameters
 from rclpy.action import ActionClient
 from rclpy.context import Context
@@ -193,6 +194,12 @@ class Probe:
         response = self.call(client, request, f'parameters of {node}', retry=True)
         return {name: parameter_value_to_python(value)
                 for name, value in zip(names, response.values, strict=True)}
+
+    def lifecycle_state(self, node: str) -> str:
+        """The lifecycle state of the node ``node`` (its full name), e.g. 'active'."""
+        client = self.service(GetState, f'{node}/get_state')
+        return self.call(client, GetState.Request(), f'the state of {node}',
+                         retry=True).current_state.label
 
 
 class LaunchRun:
