@@ -55,6 +55,7 @@ class Outcome:
     status: Status
     receipt: Receipt = Receipt()
     reason: str = ''
+    chars_spoken: int = 0       # speech: the last progress the device reported
 
     @property
     def ok(self) -> bool:

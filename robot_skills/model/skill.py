@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
-from robot_skills.model.commands import Command
+from robot_skills.model.commands import Command, Device
 from robot_skills.model.outcomes import Acceptance, Outcome
 from robot_skills.model.utterance import Dropped, Utterance
 
@@ -58,6 +58,16 @@ class BatchCompleted:
 
 
 @dataclass(frozen=True)
+class CommandCompleted:
+    """One command of a batch sent with ``each`` has its outcome (before the batch's
+    ``BatchCompleted``): a flow can go on when one goal is done without waiting for all."""
+
+    batch_id: str
+    index: int
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
 class TimerFired:
     name: str
 
@@ -69,7 +79,8 @@ class Capabilities:
     missing: tuple[str, ...]
 
 
-Event = Heard | Refused | BatchReturned | BatchCompleted | TimerFired | Capabilities
+Event = (Heard | Refused | BatchReturned | BatchCompleted | CommandCompleted | TimerFired
+         | Capabilities)
 
 
 # ---- effects: core outputs -----------------------------------------------------
@@ -84,11 +95,19 @@ class Barrier(StrEnum):
 
 @dataclass(frozen=True)
 class SendBatch:
-    """Send ``commands`` concurrently, as one batch."""
+    """Send ``commands`` concurrently, as one batch.
+
+    ``each``: also report every command's outcome as it comes (``CommandCompleted``).
+    ``result_timeouts``: seconds a command of that device may take to finish once
+    accepted, instead of the runtime's ``result_timeout`` (a gesture that should take a
+    second must not hold a lesson for two minutes); a late result is a ``TIMEOUT``.
+    """
 
     batch_id: str
     commands: tuple[Command, ...]
     barrier: Barrier = Barrier.COMPLETED
+    each: bool = False
+    result_timeouts: tuple[tuple[Device, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,8 +130,12 @@ class Trace:
 
 @dataclass(frozen=True)
 class StartTimer:
+    """``busy``: the robot is still reacting until it fires (a hold inside a flow), not
+    waiting for a person, so the runtime does not report ``idle`` meanwhile."""
+
     name: str
     seconds: float
+    busy: bool = False
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ the reason, so the batch completes instead of waiting for its timeout.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rclpy.action import ActionClient
@@ -57,11 +57,13 @@ class Timeouts:
 class Batch:
     """Commands sent together; ``returned`` and ``completed`` are its two barriers."""
 
-    def __init__(self, batch_id: str, commands: Sequence[Command]) -> None:
+    def __init__(self, batch_id: str, commands: Sequence[Command],
+                 each: Callable[[int, Outcome], None] | None = None) -> None:
         self.batch_id = batch_id
         self.commands = tuple(commands)
         self.returned: Future = Future()
         self.completed: Future = Future()
+        self.each = each            # told every command's outcome as it comes, if given
         self._acceptances: list[Acceptance | None] = [None] * len(self.commands)
         self._outcomes: list[Outcome | None] = [None] * len(self.commands)
 
@@ -91,9 +93,11 @@ class _Pending:
     batch: Batch
     index: int
     deadline: float
+    result_timeout: float | None = None     # None: the runtime's
     sent: bool = False
     returned: bool = False
     goal_handle: Any = None
+    chars_spoken: int = 0                   # speech progress, from the goal's feedback
 
     @property
     def command(self) -> Command:
@@ -156,17 +160,23 @@ class Robot:
 
     # ---- sending -----------------------------------------------------------------
 
-    def send(self, batch_id: str, commands: Sequence[Command]) -> Batch:
-        """Send every command concurrently; the returned batch tracks them."""
+    def send(self, batch_id: str, commands: Sequence[Command],
+             each: Callable[[int, Outcome], None] | None = None,
+             result_timeouts: Mapping[Device, float] | None = None) -> Batch:
+        """Send every command concurrently; the returned batch tracks them (``each`` is
+        told every outcome as it comes; ``result_timeouts`` override the runtime's result
+        timeout per device)."""
         for command in commands:
             if command.device not in self.devices or (
                     isinstance(command, Call) and command.control not in self._services):
                 raise ValueError(f'{_name(command)} is not a device of this skill')
-        batch = Batch(batch_id, commands)
+        batch = Batch(batch_id, commands, each)
         timeouts = self._timeouts()
         now = self._now()
         deadline = max(now + timeouts.acceptance, self._born + timeouts.discovery)
-        items = [_Pending(batch, i, deadline) for i in range(len(commands))]
+        overrides = result_timeouts or {}
+        items = [_Pending(batch, i, deadline, overrides.get(command.device))
+                 for i, command in enumerate(commands)]
         with self._lock:
             self._pending.update(items)
         if not items:
@@ -194,7 +204,9 @@ class Robot:
             future = self._services[command.control].call_async(Trigger.Request())
             future.add_done_callback(self._guarded(item, self._on_service_response))
         else:
-            future = self._actions[command.device].send_goal_async(to_goal(command))
+            future = self._actions[command.device].send_goal_async(
+                to_goal(command), feedback_callback=lambda message: self._on_feedback(
+                    item, message))
             future.add_done_callback(self._guarded(item, self._on_goal_response))
 
     def _guarded(self, item: _Pending,
@@ -230,7 +242,7 @@ class Robot:
             late = item not in self._pending
             if not late:
                 item.returned, item.goal_handle = True, goal_handle
-                item.deadline = self._now() + self._timeouts().result
+                item.deadline = self._now() + self._result_timeout(item)
                 fire = item.batch._record_acceptance(item.index, accepted(item.command))
         if late:  # accepted after its acceptance timeout: the skill has moved on
             goal_handle.cancel_goal_async()
@@ -239,9 +251,20 @@ class Robot:
             fire()
         goal_handle.get_result_async().add_done_callback(self._guarded(item, self._on_result))
 
+    def _on_feedback(self, item: _Pending, message: Any) -> None:
+        """Keep a speech's progress: where a cut speech stopped is where it goes on."""
+        spoken = getattr(message.feedback, 'chars_spoken', None)
+        if isinstance(spoken, int):
+            item.chars_spoken = max(item.chars_spoken, spoken)
+
     def _on_result(self, item: _Pending, future: Future) -> None:
         response = future.result()
-        self._settle(item, None, judge(item.command, to_receipt(response.result)))
+        self._settle(item, None, replace(judge(item.command, to_receipt(response.result)),
+                                         chars_spoken=item.chars_spoken))
+
+    def _result_timeout(self, item: _Pending) -> float:
+        return item.result_timeout if item.result_timeout is not None else (
+            self._timeouts().result)
 
     def _settle(self, item: _Pending, acceptance: Acceptance | None, outcome: Outcome) -> None:
         """Record the end of one command once (a late answer after a timeout is ignored)."""
@@ -254,6 +277,8 @@ class Robot:
                 fires.append(item.batch._record_acceptance(item.index, acceptance))
             fires.append(item.batch._record_outcome(item.index, outcome))
             self._pending.remove(item)
+        if item.batch.each is not None:
+            item.batch.each(item.index, outcome)
         for fire in fires:
             if fire:
                 fire()
@@ -291,8 +316,10 @@ class Robot:
         else:
             if item.goal_handle is not None:
                 item.goal_handle.cancel_goal_async()
-            self._settle(item, None, Outcome(item.command, Status.TIMEOUT, Receipt(),
-                                             f'no result within {self._timeouts().result:g} s'))
+            self._settle(item, None, Outcome(
+                item.command, Status.TIMEOUT, Receipt(),
+                f'no result within {self._result_timeout(item):g} s',
+                chars_spoken=item.chars_spoken))
 
 
 def _name(command: Command) -> str:

@@ -14,8 +14,9 @@ batches in flight, the runner traces ``idle``: the robot has finished reacting.
 
 Traces are collected while a step runs and published after its goals are
 sent, in the order they were taken: tracing never delays the robot. Each
-``batch_sent`` trace that a barrier released carries ``release_to_send_ms``:
-the time from the awaited result arriving to the next goals being sent.
+``batch_sent`` trace that a barrier (or a timer) released carries
+``release_to_send_ms``: the time from the awaited result arriving (or the timer
+firing) to the next goals being sent.
 
 Skill-specific effects go to the handlers the node registers; work a handler
 does on another thread comes back through ``post_threadsafe``, which hands the
@@ -46,7 +47,8 @@ from rclpy.timer import Timer
 from robot_skills.model.commands import Control, Device, describe
 from robot_skills.model.outcomes import Acceptance, Outcome, Status, failure, not_accepted
 from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer,
-                                      Capabilities, Effect, Event, Heard, Refused, Reply,
+                                      Capabilities, CommandCompleted, Effect, Event, Heard,
+                                      Refused, Reply,
                                       SendBatch, SkillCore, StartTimer, StateT, TimerFired, Trace)
 from robot_skills.model.utterance import Dropped, Utterance
 from robot_skills.runtime.diagnostics import Report
@@ -195,6 +197,8 @@ class SkillRunner(Generic[StateT]):
                 if event.completed is not None:
                     self._step(event.completed)
             else:
+                if isinstance(event, TimerFired):
+                    self._in_flight.discard(_timer_key(event.name))
                 self._step(event)
         busy = bool(self._in_flight)
         if not busy and (handled_input or self._was_busy):
@@ -239,6 +243,8 @@ class SkillRunner(Generic[StateT]):
             self._cancel_timer(effect.name)
             self._timers[effect.name] = self._node.create_timer(
                 effect.seconds, lambda name=effect.name: self._on_timer(name), self._group)
+            if effect.busy:
+                self._in_flight.add(_timer_key(effect.name))
         elif isinstance(effect, CancelTimer):
             self._cancel_timer(effect.name)
         elif type(effect) in self._handlers:
@@ -259,7 +265,10 @@ class SkillRunner(Generic[StateT]):
 
     def _send(self, effect: SendBatch) -> None:
         self._in_flight.add(effect.batch_id)
-        batch = self.robot.send(effect.batch_id, effect.commands)
+        each = ((lambda index, outcome: self._on_command(effect, index, outcome))
+                if effect.each else None)
+        batch = self.robot.send(effect.batch_id, effect.commands, each,
+                                dict(effect.result_timeouts))
         detail: dict[str, Any] = {'batch_id': effect.batch_id,
                                   'commands': [describe(c) for c in effect.commands]}
         if self._released_at is not None:
@@ -283,12 +292,18 @@ class SkillRunner(Generic[StateT]):
         else:
             self._flush()
 
+    def _on_command(self, effect: SendBatch, index: int, outcome: Outcome) -> None:
+        """One command of an ``each`` batch finished: traced and handed to the core now."""
+        self._released_at = time.perf_counter()
+        self._trace('command_completed', {'batch_id': effect.batch_id, 'index': index,
+                                          **_outcome(outcome)})
+        self.post(CommandCompleted(effect.batch_id, index, outcome))
+
     def _on_completed(self, effect: SendBatch, future: Future) -> None:
         arrived = time.perf_counter()
         outcomes: tuple[Outcome, ...] = future.result()
-        self._trace('batch_completed', {'batch_id': effect.batch_id, 'outcomes': [
-            {'device': o.command.device, 'status': o.status, 'state': o.receipt.state,
-             'gesture': o.receipt.gesture, 'reason': o.reason} for o in outcomes]})
+        self._trace('batch_completed', {'batch_id': effect.batch_id, 'each': effect.each,
+                                        'outcomes': [_outcome(o) for o in outcomes]})
         wanted = effect.barrier in (Barrier.COMPLETED, Barrier.BOTH)
         if wanted:
             self._released_at = arrived
@@ -297,10 +312,23 @@ class SkillRunner(Generic[StateT]):
 
     def _on_timer(self, name: str) -> None:
         self._cancel_timer(name)
+        self._released_at = time.perf_counter()
         self.post(TimerFired(name))
 
     def _cancel_timer(self, name: str) -> None:
+        self._in_flight.discard(_timer_key(name))
         timer = self._timers.pop(name, None)
         if timer is not None:
             timer.cancel()
             self._node.destroy_timer(timer)
+
+
+def _timer_key(name: str) -> str:
+    """A busy timer's entry in the set in flight (batch ids never start with it)."""
+    return f'timer:{name}'
+
+
+def _outcome(outcome: Outcome) -> dict[str, Any]:
+    return {'device': outcome.command.device, 'status': outcome.status,
+            'state': outcome.receipt.state, 'gesture': outcome.receipt.gesture,
+            'reason': outcome.reason}
