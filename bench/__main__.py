@@ -216,7 +216,7 @@ def classroom_cores() -> list[dict]:
     answers = itertools.cycle(LESSON_ANSWERS)
     point = lesson.points[0]
     return [throughput('classroom: grade one answer',
-                       lambda: grader.grade(next(answers), point, point.question, vocabulary)),
+                       lambda: grader.grade(next(answers), point, [point.question], vocabulary)),
             throughput('classroom: plan a 3-point course (every budget)',
                        lambda: plan(lesson, phrases, 5, 3))]
 

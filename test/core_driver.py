@@ -8,8 +8,9 @@ from typing import Any
 
 from robot_skills.model.commands import Call, Command, Speak
 from robot_skills.model.outcomes import Outcome, Receipt, Status, accepted, judge, not_accepted
-from robot_skills.model.skill import (Barrier, BatchCompleted, BatchReturned, Event, Heard,
-                                      SendBatch, Trace)
+from robot_skills.model.skill import (Barrier, BatchCompleted, BatchReturned, CancelTimer,
+                                      Capabilities, CommandCompleted, Event, Heard, SendBatch,
+                                      StartTimer, TimerFired, Trace)
 from robot_skills.model.utterance import Source, Utterance
 
 Policy = Callable[[Command], Outcome]
@@ -42,10 +43,14 @@ class Driver:
     traces: list[Trace] = field(default_factory=list)
     others: list[Any] = field(default_factory=list)
     open: list[SendBatch] = field(default_factory=list)
+    timers: list[str] = field(default_factory=list)
     count: int = 0
 
     def __post_init__(self) -> None:
+        """Start as the runtime does: the devices are looked for first (all found)."""
         self.state = self.core.initial()
+        self.send(Capabilities(()))
+        self.traces.clear()
 
     def send(self, event: Event) -> None:
         step = self.core.step(self.state, event)
@@ -57,6 +62,10 @@ class Driver:
             elif isinstance(effect, Trace):
                 self.traces.append(effect)
             else:
+                if isinstance(effect, StartTimer):
+                    self.timers.append(effect.name)
+                elif isinstance(effect, CancelTimer) and effect.name in self.timers:
+                    self.timers.remove(effect.name)
                 self.others.append(effect)
 
     def hear(self, text: str, run: bool = True) -> None:
@@ -66,11 +75,15 @@ class Driver:
             self.run()
 
     def run(self, limit: int = 200) -> None:
-        """Answer every open batch (returned, then completed) until nothing is open."""
+        """Answer every open batch (returned, then each command, then completed), and fire
+        the timers started, until nothing is open."""
         for _ in range(limit):
-            if not self.open:
+            if self.open:
+                self.finish(self.open[0])
+            elif self.timers:
+                self.send(TimerFired(self.timers.pop(0)))
+            else:
                 return
-            self.finish(self.open[0])
         raise AssertionError('the core never stops sending batches')
 
     def finish(self, batch: SendBatch, returned_only: bool = False) -> None:
@@ -84,6 +97,9 @@ class Driver:
             return
         outcomes = tuple(Outcome(a.command, a.status, Receipt(), a.reason) if not a.accepted
                          else self.policy(a.command) for a in acceptances)
+        if batch.each:
+            for index, outcome in enumerate(outcomes):
+                self.send(CommandCompleted(batch.batch_id, index, outcome))
         if batch.barrier in (Barrier.COMPLETED, Barrier.BOTH):
             self.send(BatchCompleted(batch.batch_id, outcomes))
 

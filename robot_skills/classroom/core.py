@@ -47,10 +47,11 @@ from robot_skills.classroom.quota import (DEFAULT_MINUTES, DEFAULT_POINTS, Feedb
 from robot_skills.classroom.words import Command, Lexicon, Mode, Reader, Request
 from robot_skills.language.text import hanzi, ordinal
 from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Command as DeviceCommand,
-                                         Control, Fingers, Hand, HeadGesture, Speak)
-from robot_skills.model.outcomes import Outcome, Status
-from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, Capabilities,
-                                      Effect, Event, Heard, SendBatch, Step, Trace)
+                                         Control, Device, Fingers, Hand, HeadGesture, Speak)
+from robot_skills.model.outcomes import Acceptance, Outcome, Status
+from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer,
+                                      Capabilities, CommandCompleted, Effect, Event, Heard,
+                                      Refused, SendBatch, StartTimer, Step, TimerFired, Trace)
 
 NEUTRAL = (0.0,) * 7
 DISPLAY_RIGHT = (0.0, 0.0, 0.0, -100.0, 90.0, 0.0, -70.0)
@@ -66,6 +67,19 @@ HEAD_FOR = {Tier.CORRECT: 'nod', Tier.PARTIAL: 'tilt', Tier.INCORRECT: 'shake'}
 LONG_COURSE_MINUTES = 3
 ANSWER_LIMIT = 60
 MOTION = ('arm_gesture', 'head_gesture', 'arm/move_pos', 'hand')
+MOTION_DEVICES = frozenset({Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM, Device.HAND})
+NUMBER_TIMER = 'number_display'
+SPOKEN_KEPT = 8          # what the robot said for a point, kept to recognise echoes
+CLAUSE_END = frozenset('，。！？；：,.!?;:、')
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds the flow decides itself (the node's parameters ``number_display_s`` and
+    ``gesture_result_timeout``)."""
+
+    number_display: float = 0.5    # the number, formed, is held this long before the lecture
+    gesture_result: float = 5.0    # a feedback gesture or the number hand: later is a failure
 
 
 @dataclass(frozen=True)
@@ -120,6 +134,8 @@ class Course:
     asked_mode: Mode | None = None
     stopped: bool = False
     gesturing: tuple[tuple[str, str], ...] = ()   # (batch id, device) of gestures in flight
+    cut_gestures: tuple[str, ...] = ()         # batches whose gestures our pause cancelled
+    spoken: tuple[str, ...] = ()               # what the robot said for this point (echoes)
 
     @property
     def active(self) -> bool:
@@ -136,6 +152,8 @@ class ClassroomState:
     lessons: int = 0
     missing: frozenset[str] = field(default_factory=frozenset)
     last_topic: str = ''
+    devices_known: bool = False     # the runtime reported which devices exist
+    deferred: str = ''              # a request heard before that: taken up once they are known
 
 
 TRACED = ('presentation_mode', 'awaiting_state', 'opening_stage', 'closing', 'current_point',
@@ -149,12 +167,13 @@ class ClassroomCore:
     skill = 'classroom_presenter'
 
     def __init__(self, library: Library, phrases: Phrases, lexicon: Lexicon,
-                 provider: bool = False) -> None:
+                 provider: bool = False, timing: Timing = Timing()) -> None:
         self.library = library
         self.phrases = phrases
         self.read = Reader(lexicon, library.names())
         self.grader = Grader(lexicon)
         self.provider = provider
+        self.timing = timing
 
     def initial(self) -> ClassroomState:
         return ClassroomState()
@@ -172,15 +191,37 @@ class ClassroomCore:
 
     def step(self, state: ClassroomState, event: Event) -> Step[ClassroomState]:
         if isinstance(event, Capabilities):
-            return Step(replace(state, missing=frozenset(event.missing)),
-                        (Trace('devices', detail={'missing': list(event.missing)}),))
+            return self._devices(state, event)
         if isinstance(event, Heard):
             return self._heard(state, event.utterance.text)
+        if isinstance(event, Refused):
+            return self._refused(state, event)
         if isinstance(event, LessonFetched):
             return self._fetched(state, event)
-        if isinstance(event, (BatchReturned, BatchCompleted)):
+        if isinstance(event, TimerFired):
+            return self._timer(state, event)
+        if isinstance(event, (BatchReturned, BatchCompleted, CommandCompleted)):
             return self._result(state, event)
         return Step(state)
+
+    def _devices(self, state: ClassroomState, event: Capabilities) -> Step[ClassroomState]:
+        """The devices are known: a request that waited for them is decided now."""
+        text = state.deferred
+        state = replace(state, missing=frozenset(event.missing), devices_known=True, deferred='')
+        trace = Trace('devices', detail={'missing': list(event.missing)})
+        if not text:
+            return Step(state, (trace,))
+        step = self._heard(state, text)
+        return Step(step.state, (trace, *step.effects))
+
+    def _refused(self, state: ClassroomState, event: Refused) -> Step[ClassroomState]:
+        """An empty final result while the answer is awaited is an answer not heard."""
+        course = state.course
+        if (event.dropped.reason == 'empty' and course is not None and course.active
+                and course.awaiting_state == 'awaiting_answer'
+                and course.phase == 'waiting_answer'):
+            return self._answer(state, '')
+        return self._ignore(state, f'input refused ({event.dropped.reason})')
 
     def _heard(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
         course = state.course
@@ -221,10 +262,13 @@ class ClassroomCore:
             request = replace(request, teaching=True, topic=state.last_topic)
         if not request.teaching or (self.read.command(text) and not request.topic):
             return self._ignore(state, 'not a request to teach a topic', text)
+        if not state.devices_known:     # decide before acting: nothing moves without tts
+            return Step(replace(state, deferred=text), (Trace('waiting_for_devices', detail={
+                'chars': len(text)}),))
         if 'tts/speak' in state.missing:
             return Step(state, (Trace('refused', detail={
                 'why': 'no tts/speak on this robot: a lesson cannot be given',
-                'chars': len(text)}),))
+                'text': self.phrases.no_tts, 'chars': len(text)}),))
         course = Course(state.lessons + 1, minutes=request.minutes or DEFAULT_MINUTES,
                         points=request.points or DEFAULT_POINTS, asked_mode=request.mode,
                         number_gesture_disabled=any(d in state.missing
@@ -325,15 +369,21 @@ class ClassroomCore:
     # ---- sending ------------------------------------------------------------------------
 
     def _batch(self, course: Course, name: str, commands: list[DeviceCommand],
-               barrier: Barrier = Barrier.COMPLETED) -> tuple[Course, SendBatch]:
+               barrier: Barrier = Barrier.COMPLETED, each: bool = False) -> tuple[Course,
+                                                                                SendBatch]:
+        """One batch; head gestures and the number hand finish within ``gesture_result``."""
         number = course.batches + 1
-        batch = SendBatch(f'{course.number}:{name}:{number}', tuple(commands), barrier)
+        short = tuple((device, self.timing.gesture_result) for device in (
+            Device.HEAD_GESTURE, Device.HAND) if any(c.device is device for c in commands))
+        batch = SendBatch(f'{course.number}:{name}:{number}', tuple(commands), barrier, each,
+                          short)
         spoken = [c.message for c in commands if isinstance(c, Speak)]
         gestures = tuple((batch.batch_id, c.device.value) for c in commands
                          if isinstance(c, (ArmGesture, HeadGesture)))
         course = replace(course, batches=number, gesturing=course.gesturing + gestures,
                          tts_chars_used=course.tts_chars_used + sum(hanzi(s) for s in spoken),
-                         last_speech=spoken[-1] if spoken else course.last_speech)
+                         last_speech=spoken[-1] if spoken else course.last_speech,
+                         spoken=(*course.spoken, *spoken)[-SPOKEN_KEPT:])
         return course, batch
 
     def _say(self, state: ClassroomState, course: Course, phase: str, text: str,
@@ -375,11 +425,12 @@ class ClassroomCore:
 
     def _start_point(self, state: ClassroomState, course: Course,
                      number: int) -> Step[ClassroomState]:
-        course = replace(course, current_point=number, grade=None, answer_early='')
+        course = replace(course, current_point=number, grade=None, answer_early='', spoken=())
         if (number <= len(NUMBER_HANDS) and not course.number_gesture_disabled
                 and self._can(state, 'arm/move_pos', course) and self._can(state, 'hand', course)):
             course, batch = self._batch(course, 'forming', [
-                ArmMovePos(NEUTRAL, DISPLAY_RIGHT, 1.0), NUMBER_HANDS[number]], Barrier.BOTH)
+                ArmMovePos(NEUTRAL, DISPLAY_RIGHT, 1.0), NUMBER_HANDS[number]], Barrier.BOTH,
+                each=True)
             return self._set(state, replace(course, phase='forming', waiting_for=batch.batch_id),
                              [batch])
         return self._lecture(state, course, reset=False)
@@ -389,6 +440,8 @@ class ClassroomCore:
         assert course.plan is not None
         planned = course.plan.points[course.current_point - 1]
         effects: list = []
+        reset_hand = reset_hand and self._can(state, 'hand', course)
+        reset_arm = reset_arm and self._can(state, 'arm/move_pos', course)
         if reset and (reset_hand or reset_arm):
             commands: list[DeviceCommand] = []
             if reset_hand:
@@ -408,9 +461,12 @@ class ClassroomCore:
     def _answer(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
         course = state.course
         assert course is not None and course.plan is not None
-        point = course.plan.points[course.current_point - 1].point
+        planned = course.plan.points[course.current_point - 1]
+        point = planned.point
         assert course.lesson is not None
-        grade = self.grader.grade(text, point, course.last_speech, course.lesson.vocabulary())
+        asked = tuple(s for s in course.spoken if s != planned.lecture)
+        grade = self.grader.grade(text, point, asked, course.lesson.vocabulary(),
+                                  taught=(planned.lecture,))
         trace = Trace('graded', detail={'point': course.current_point, 'chars': len(text),
                                         'tier': grade.tier, 'hit': list(grade.hit),
                                         'why': grade.why, 'asks': grade.asks})
@@ -454,7 +510,8 @@ class ClassroomCore:
 
     # ---- results ------------------------------------------------------------------------------
 
-    def _result(self, state: ClassroomState, event: BatchReturned | BatchCompleted
+    def _result(self, state: ClassroomState,
+                event: BatchReturned | BatchCompleted | CommandCompleted
                 ) -> Step[ClassroomState]:
         course = state.course
         number, name, _ = event.batch_id.split(':')
@@ -464,9 +521,24 @@ class ClassroomCore:
             course = replace(course, gesturing=tuple(g for g in course.gesturing
                                                      if g[0] != event.batch_id))
             state = replace(state, course=course)
+        faults = self._faults(course, event)
+        if faults:      # a stopped robot stops moving: the rest of the lesson is voice only
+            course = replace(course, voice_only=True, number_gesture_disabled=True)
+            step = self._set(state, course, [Trace('degraded', detail={
+                'why': 'motion fault: the rest of the lesson is voice only',
+                'reasons': faults})])
+            rest = self._result_of(step.state, step.state.course, name, event)
+            return Step(rest.state, (*step.effects, *rest.effects))
+        return self._result_of(state, course, name, event)
+
+    def _result_of(self, state: ClassroomState, course: Course, name: str,
+                   event: BatchReturned | BatchCompleted | CommandCompleted
+                   ) -> Step[ClassroomState]:
         if course.awaiting_state == 'paused' and name not in ('pause', 'pause_cut', 'resume',
                                                               'recover', 'recap'):
             return self._set(state, replace(course, held=(*course.held, event)), [])
+        if isinstance(event, CommandCompleted):
+            return self._number_formed(state, course, event)
         if name in ('forming', 'reset') and (isinstance(event, BatchCompleted)
                                              or event.batch_id != course.waiting_for):
             return self._motion_check(state, course, event)
@@ -476,17 +548,65 @@ class ClassroomCore:
         if event.batch_id != course.waiting_for:
             return self._ignore(state, 'not the result the flow waits for', event.batch_id)
         if course.pause_cut_speech and isinstance(event, BatchCompleted):
-            event, course = _as_done(event), replace(course, pause_cut_speech=False)
+            course = replace(course, pause_cut_speech=False)
+            rest = _unsaid(_speech(event))
+            if rest:        # go on from the first clause not yet spoken, in the same phase
+                return self._say(state, course, course.phase, rest, barrier=Barrier.COMPLETED)
+            event = _as_done(event)
         if isinstance(event, BatchReturned):
             return self._returned(state, course, event)
         return self._completed(state, course, event)
 
+    def _faults(self, course: Course,
+                event: BatchReturned | BatchCompleted | CommandCompleted) -> list[str]:
+        """Motion faults in ``event`` that stop the robot moving (none once voice only)."""
+        if course.voice_only:
+            return []
+        if isinstance(event, BatchReturned):
+            return [a.reason for a in event.acceptances if _refused_motion(a)]
+        outcomes = (event.outcome,) if isinstance(event, CommandCompleted) else event.outcomes
+        return [o.reason for o in outcomes if _motion_fault(o)]
+
+    def _number_formed(self, state: ClassroomState, course: Course,
+                       event: CommandCompleted) -> Step[ClassroomState]:
+        """The number hand finished: hold it ``number_display`` seconds, then the lecture
+        (never waiting for the arm). A hand that failed, or a fault, starts it at once."""
+        displaying = course.phase in ('displaying', 'holding')
+        if not displaying or event.batch_id != course.waiting_for:
+            return Step(state)
+        if course.voice_only:
+            step = self._lecture(state, replace(course, phase='lecture'), reset=False)
+            return Step(step.state, (CancelTimer(NUMBER_TIMER), *step.effects))
+        if not isinstance(event.outcome.command, Hand):
+            return Step(state)                              # the arm: never waited for
+        if event.outcome.ok:
+            return self._set(state, replace(course, phase='holding'), [
+                self._hold(), Trace('number_held', detail={
+                    'number': course.current_point, 'seconds': self.timing.number_display})])
+        course = replace(course, number_gesture_disabled=True)
+        step = self._lecture(state, course, reset=True)
+        return Step(step.state, (Trace('degraded', detail={
+            'why': 'the number was not formed: numbers by voice only',
+            'reason': event.outcome.reason}), *step.effects))
+
+    def _hold(self) -> StartTimer:
+        """The number on show: the robot is still presenting, not waiting for anyone."""
+        return StartTimer(NUMBER_TIMER, self.timing.number_display, busy=True)
+
+    def _timer(self, state: ClassroomState, event: TimerFired) -> Step[ClassroomState]:
+        course = state.course
+        if (event.name != NUMBER_TIMER or course is None or course.phase != 'holding'
+                or course.awaiting_state == 'paused'):
+            return self._ignore(state, f'a timer no longer wanted ({event.name})')
+        return self._lecture(state, course, reset=True)
+
     def _returned(self, state: ClassroomState, course: Course,
                   event: BatchReturned) -> Step[ClassroomState]:
-        if course.phase == 'forming':      # both accepted -> lecture with resets
+        if course.phase == 'forming':
             accepted = [a.accepted for a in event.acceptances]
-            disabled = course.number_gesture_disabled or not all(accepted)
-            course = replace(course, number_gesture_disabled=disabled)
+            if all(accepted) and not course.voice_only:   # the lecture waits for the number
+                return self._set(state, replace(course, phase='displaying'), [])
+            course = replace(course, number_gesture_disabled=True)
             return self._lecture(state, course, reset=any(accepted), reset_arm=accepted[0],
                                  reset_hand=accepted[1])
         # the question was accepted: answers count from now on
@@ -506,8 +626,9 @@ class ClassroomCore:
             return self._complete(state, course, 'said the last thing')
         if phase == 'direct':
             return self._direct_next(state, course)
-        if phase == 'welcome':
-            failed = [o for o in event.outcomes if not o.ok and isinstance(o.command, ArmGesture)]
+        if phase == 'welcome':      # our own pause cancelling the wave is no failure
+            failed = [o for o in event.outcomes if not o.ok and isinstance(o.command, ArmGesture)
+                      and not _cut(event.batch_id, o, course)]
             course = replace(course, voice_only=course.voice_only or bool(failed))
             trace = [Trace('degraded', detail={'why': 'welcome gesture failed: voice only',
                                                'reason': failed[0].reason})] if failed else []
@@ -554,7 +675,8 @@ class ClassroomCore:
         if speech is not None and not speech.ok:
             effects.append(Trace('text_only', detail={'text': course.last_speech}))
         head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
-        if head is not None and not head.ok and head.command.action in ('nod', 'shake'):
+        if (head is not None and not head.ok and head.command.action in ('nod', 'shake')
+                and not course.voice_only and not _cut(event.batch_id, head, course)):
             course, batch = self._batch(replace(
                 course, head_feedback_retry_pending=head.command.action), 'head_retry',
                 [HeadGesture(head.command.action)])
@@ -606,10 +728,13 @@ class ClassroomCore:
             commands.append(Call(Control.HEAD_GESTURE_CANCEL))
         if 'arm_gesture' in moving:
             commands.append(Call(Control.ARM_GESTURE_CANCEL))
+        holding = [CancelTimer(NUMBER_TIMER)] if course.phase == 'holding' else []
         course = replace(course, awaiting_state='paused',
-                         paused=(course.phase, course.awaiting_state, course.waiting_for))
+                         paused=(course.phase, course.awaiting_state, course.waiting_for),
+                         cut_gestures=(*course.cut_gestures,
+                                       *sorted({b for b, _ in course.gesturing})))
         course, batch = self._batch(course, 'pause', commands)
-        step = self._set(state, course, [batch])
+        step = self._set(state, course, [*holding, batch])
         return Step(step.state, (*step.effects, Trace('paused', 'paused', {
             'text': '已暂停', 'point': course.current_point})))
 
@@ -653,7 +778,8 @@ class ClassroomCore:
         phase, awaiting, waiting_for = course.paused
         course = replace(course, awaiting_state=awaiting, phase=phase, waiting_for=waiting_for,
                          held=(), paused=('', '', ''))
-        step = self._set(state, course, [Trace('resumed', detail={'held': len(held)})])
+        hold = [self._hold()] if phase == 'holding' else []
+        step = self._set(state, course, [Trace('resumed', detail={'held': len(held)}), *hold])
         effects = list(step.effects)
         for event in held:
             step = self._result(step.state, event)
@@ -670,17 +796,19 @@ class ClassroomCore:
             commands.append(Call(Control.ARM_GESTURE_CANCEL))
         course, batch = self._batch(replace(course, stopped=True, phase='stopping',
                                             awaiting_state='none'), 'stop_cancel', commands)
-        step = self._set(state, replace(course, waiting_for=batch.batch_id), [batch])
+        step = self._set(state, replace(course, waiting_for=batch.batch_id),
+                         [CancelTimer(NUMBER_TIMER), batch])
         return Step(step.state, (Trace('stopping', detail={'point': course.current_point}),
                                  *step.effects))
 
     def _stop_reset(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
+        """The document's resets "在安全可用时": never after a motion fault."""
         commands: list[DeviceCommand] = []
-        if 'hand' not in state.missing:
+        if self._can(state, 'hand', course):
             commands.append(Hand('open_palm', 'right'))
-        if 'head_gesture' not in state.missing:
+        if self._can(state, 'head_gesture', course):
             commands.append(HeadGesture('reset'))
-        if 'arm/move_pos' not in state.missing:
+        if self._can(state, 'arm/move_pos', course):
             commands.append(ArmMovePos(NEUTRAL, NEUTRAL, 1.0))
         if not commands:
             return self._complete(state, course, 'stopped')
@@ -690,6 +818,41 @@ class ClassroomCore:
 
 def _speech(event: BatchCompleted) -> Outcome | None:
     return next((o for o in event.outcomes if isinstance(o.command, Speak)), None)
+
+
+def _motion_fault(outcome: Outcome) -> bool:
+    """An explicit error of a motion device (e-stop, motor fault, a refused goal): the
+    document's "停止新的实体动作". An empty, mismatched or late receipt is a failed receipt,
+    which the feedback rules retry, and a cancel is the flow's own doing."""
+    if outcome.command.device not in MOTION_DEVICES:
+        return False
+    return outcome.status in (Status.REJECTED, Status.UNAVAILABLE) or (
+        outcome.receipt.state == 'error')
+
+
+def _refused_motion(acceptance: Acceptance) -> bool:
+    return (acceptance.command.device in MOTION_DEVICES
+            and acceptance.status in (Status.REJECTED, Status.UNAVAILABLE))
+
+
+def _cut(batch_id: str, outcome: Outcome, course: Course) -> bool:
+    """A gesture our own pause cancelled (not a device's failure)."""
+    return batch_id in course.cut_gestures and outcome.receipt.state == 'cancelled'
+
+
+def _unsaid(speech: Outcome | None) -> str:
+    """What a cut speech had still to say, from its first clause not yet spoken ('' if it
+    was all said, or not cut)."""
+    if speech is None or speech.receipt.state != 'interrupted':
+        return ''
+    text, spoken = speech.command.message, speech.chars_spoken
+    start = 0
+    for index, char in enumerate(text):
+        if char in CLAUSE_END:
+            if index + 1 > spoken:
+                break
+            start = index + 1
+    return text[start:].lstrip(''.join(CLAUSE_END)) if spoken < len(text) else ''
 
 
 def _motion_error(outcome: Outcome) -> bool:

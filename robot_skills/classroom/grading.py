@@ -1,10 +1,10 @@
 """Grading a listener's answer into exactly one tier (pure).
 
 Before any grading, an answer that cannot be judged is "not heard": empty or
-only filler words, an echo of what the robot itself just said (the
-loudspeaker picked up by the microphone: a large part of the last speech, its
-last words, or at least ``echo_similarity`` per cent similar to it by
-rapidfuzz),
+only filler words, an echo of what the robot said for this point (the
+loudspeaker picked up by the microphone: a large part of the question or a
+re-ask, its last words, a long verbatim stretch of the lecture, or at least
+``echo_similarity`` per cent similar to any of them by rapidfuzz),
 or visibly cut off (it ends with a word a sentence cannot end with and makes
 no expected point). Then each expected answer point counts when one of its
 phrasings appears (after folding width, case and numerals: 一百度 == 100度),
@@ -24,6 +24,7 @@ course answers it briefly after the feedback.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -32,11 +33,12 @@ from rapidfuzz import fuzz
 from robot_skills.classroom.lesson import Point
 from robot_skills.classroom.words import Lexicon
 from robot_skills.language.pinyin import PhoneticIndex
-from robot_skills.language.text import HAN, fold
+from robot_skills.language.text import HAN, fold, fold_segments
 
 OFF_TOPIC_MIN_HANZI = 4
 ECHO_MIN_CHARS = 6
 ECHO_SHARE = 0.4
+ECHO_MIN_TEACHING = 12      # folded characters of a lecture repeated verbatim: an echo
 
 
 class Tier(StrEnum):
@@ -63,17 +65,23 @@ class Grader:
         self._sounds: dict[tuple[str, ...], PhoneticIndex] = {}
         self._common = set(''.join(lexicon.common))
 
-    def grade(self, answer: str, point: Point, last_speech: str,
-              lesson_words: str = '') -> Grade:
+    def grade(self, answer: str, point: Point, robot_said: Sequence[str],
+              lesson_words: str = '', taught: Sequence[str] = ()) -> Grade:
+        """``robot_said``: what the robot asked for this point (the question, re-asks);
+        ``taught``: what it said that teaches the answer (the lecture). An answer that
+        repeats either is an echo, the second only when long and verbatim."""
         folded = fold(answer)
         meaningful = folded
         for filler in self._fillers:
             meaningful = meaningful.replace(fold(filler), '')
         if not meaningful:
             return Grade(Tier.NOT_HEARD, why='empty or filler words only')
-        if self._is_echo(folded, fold(last_speech)):
+        if (any(self._is_echo(folded, fold(speech)) for speech in robot_said)
+                or any(self._is_echo(folded, fold(speech), teaching=True) for speech in taught)):
             return Grade(Tier.NOT_HEARD, why="an echo of the robot's own speech")
-        hit = tuple(e.label for e in point.expected if self._made(e.synonyms, answer, folded))
+        segments = fold_segments(answer)
+        hit = tuple(e.label for e in point.expected
+                    if self._made(e.synonyms, answer, folded, segments))
         asks = any(mark in answer for mark in self.words.question_marks)
         if not hit and any(meaningful.endswith(fold(w)) for w in self.words.unfinished):
             return Grade(Tier.NOT_HEARD, why='cut off')
@@ -85,24 +93,34 @@ class Grader:
             return Grade(Tier.INCORRECT, (), 'no expected point', asks)
         return Grade(Tier.OFF_TOPIC, (), 'nothing to do with the point', asks)
 
-    def _is_echo(self, answer: str, speech: str) -> bool:
-        """A large part of the robot's own last speech (not a few words it shares with it)."""
+    def _is_echo(self, answer: str, speech: str, teaching: bool = False) -> bool:
+        """A large part of something the robot said (not a few words it shares with it).
+
+        A speech that teaches the answer (the lecture) may be repeated by a right answer:
+        only a long verbatim stretch of it, or nearly all of it, is an echo there.
+        """
         if not speech or len(answer) < ECHO_MIN_CHARS:
             return False
-        if answer in speech and (len(answer) >= ECHO_SHARE * len(speech)
-                                 or speech.endswith(answer)):
+        if fuzz.ratio(answer, speech) >= self.echo_similarity:
             return True
-        return fuzz.ratio(answer, speech) >= self.echo_similarity
+        if answer not in speech:
+            return False
+        if teaching:
+            return len(answer) >= ECHO_MIN_TEACHING
+        return len(answer) >= ECHO_SHARE * len(speech) or speech.endswith(answer)
 
-    def _made(self, synonyms: list[str], raw: str, folded: str) -> bool:
+    def _made(self, synonyms: list[str], raw: str, folded: str, segments: str) -> bool:
+        """One phrasing found, as whole numbers and not negated: in the folded answer, or
+        in its folded clauses (零，零 is 0 then 0, not 00)."""
         for synonym in synonyms:
             phrase = fold(synonym)
-            start = folded.find(phrase)
-            while start >= 0:
-                if _whole_number(folded, start, phrase) and not self._negated(folded, start,
-                                                                               phrase):
-                    return True
-                start = folded.find(phrase, start + 1)
+            for text in (folded, segments):
+                start = text.find(phrase)
+                while start >= 0:
+                    if _whole_number(text, start, phrase) and not self._negated(text, start,
+                                                                                 phrase):
+                        return True
+                    start = text.find(phrase, start + 1)
         sounds = self._sounds.get(tuple(synonyms))
         if sounds is None:
             sounds = self._sounds[tuple(synonyms)] = PhoneticIndex(synonyms)

@@ -82,6 +82,7 @@ class Phrases(Strict):
     incorrect: str
     off_topic: str
     not_heard: str
+    no_tts: str
     farewell: str
     farewell_short: str
     direct_intro: str

@@ -8,6 +8,8 @@ Parameters (besides the runtime's, see ``RuntimeSettings``), all read only:
   llm_model         the model to ask
   llm_key_env       environment variable holding the API key
   llm_timeout       seconds per request
+  number_display_s  seconds the formed number is held before the lecture (0.5)
+  gesture_result_timeout  seconds a feedback gesture or the number hand may take (5)
 Subscribes: ``asr/events``, ``asr/json``, ``remote_message``.
 Publishes: ``remote_reply``, ``skill_events``.
 Action clients: ``tts/speak``, ``arm_gesture``, ``head_gesture``, ``arm/move_pos``,
@@ -27,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched
+from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched, Timing
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.provider import LessonProvider, ProviderError
 from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, PlanError, plan
@@ -59,6 +61,12 @@ class ClassroomSettings:
                                read_only=True)
     llm_timeout: float = setting(20.0, 'Seconds per provider request', low=1.0, high=300.0,
                                  read_only=True)
+    number_display_s: float = setting(
+        0.5, 'Seconds the formed number is held before the lecture starts (never waiting '
+        'for the arm)', low=0.0, high=10.0, read_only=True)
+    gesture_result_timeout: float = setting(
+        5.0, 'Seconds a feedback gesture (nod, shake, tilt) or the number hand may take to '
+        'finish; later counts as a failed receipt', low=0.1, high=120.0, read_only=True)
 
 
 def check_library(library: Library, phrases: Phrases) -> None:
@@ -89,7 +97,8 @@ class ClassroomPresenter(GuardedNode):
             value.llm_timeout)) if value.llm_base_url else None)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='lesson-provider')
         self.on_destroy(lambda: self._pool.shutdown(wait=False, cancel_futures=True))
-        core = ClassroomCore(library, self.phrases, lexicon, provider=self.provider is not None)
+        core = ClassroomCore(library, self.phrases, lexicon, provider=self.provider is not None,
+                             timing=Timing(value.number_display_s, value.gesture_result_timeout))
         self.runner = SkillRunner(self, core, DEVICES, handlers={FetchLesson: self._fetch})
 
     def _fetch(self, request: FetchLesson) -> None:

@@ -169,9 +169,14 @@ class Director(Node):
             return
         if msg.kind in ('degraded', 'error'):
             self._print(robot.name, msg.kind.upper(), f'{msg.skill}: {msg.detail_json}')
-        elif msg.kind == 'batch_completed':
+        elif msg.kind == 'number_held':
+            self._print(robot.name, 'HOLD', f'number {detail.get("number")} formed: shown '
+                                            f'{detail.get("seconds")} s before the lecture')
+        elif msg.kind in ('batch_completed', 'command_completed'):
             observed = self._observed_for(robot)
-            for entry in detail.get('outcomes', []):
+            entries = [detail] if msg.kind == 'command_completed' else (
+                [] if detail.get('each') else detail.get('outcomes', []))
+            for entry in entries:
                 shown = timeline.outcome(entry)
                 if shown:
                     self._print(robot.name, *shown)

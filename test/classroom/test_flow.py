@@ -7,9 +7,11 @@ from core_driver import Driver, fail, succeed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched
+from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore, FetchLesson, LessonFetched
 from robot_skills.model.commands import ArmGesture, ArmMovePos, Fingers, Hand, HeadGesture, Speak
-from robot_skills.model.skill import Barrier, BatchCompleted, Capabilities
+from robot_skills.model.outcomes import Outcome, Receipt, Status, judge
+from robot_skills.model.skill import (Barrier, BatchCompleted, Capabilities, CommandCompleted,
+                                      StartTimer, TimerFired)
 
 WELCOME = '你好，今天讲光合作用，共三个知识点。'
 OPENING = '下面我们进入第一个知识点。'
@@ -28,7 +30,10 @@ def advance_to(d: Driver, phase: str, limit: int = 50) -> None:
     for _ in range(limit):
         if course(d).phase == phase:
             return
-        d.finish(d.open[0])
+        if d.open:
+            d.finish(d.open[0])
+        else:
+            d.send(TimerFired(d.timers.pop(0)))
     raise AssertionError(f'never reached {phase}; at {course(d).phase}')
 
 
@@ -95,7 +100,15 @@ def test_nothing_of_the_next_batch_is_sent_before_its_barrier(lesson):
         assert len(lesson.open) == 1 and lesson.open[0].batch_id.split(':')[1] == name
         lesson.finish(lesson.open[0])
     forming = lesson.open[0]
-    lesson.finish(forming, returned_only=True)        # accepted: the lecture batch goes out
+    lesson.finish(forming, returned_only=True)        # accepted: the number is being formed
+    assert lesson.open == [] and lesson.timers == []
+    hand = forming.commands[1]
+    lesson.send(CommandCompleted(forming.batch_id, 0, succeed(forming.commands[0])))
+    assert lesson.timers == []                        # the arm is never waited for
+    lesson.send(CommandCompleted(forming.batch_id, 1, succeed(hand)))
+    assert lesson.open == [] and lesson.timers == [NUMBER_TIMER]   # formed: held, then
+    assert [o for o in lesson.others if isinstance(o, StartTimer)][-1].seconds == 0.5
+    lesson.send(TimerFired(lesson.timers.pop()))      # the lecture batch goes out
     assert [b.batch_id.split(':')[1] for b in lesson.open] == ['reset', 'lecture']
     lecture = lesson.open[1]
     lesson.finish(lesson.open[0])
@@ -276,8 +289,18 @@ def test_a_question_in_the_answer_is_answered_before_the_transition(lesson):
 
 # ---- receipts and degradations -----------------------------------------------------------------
 
+def mismatched(command):
+    """A receipt naming another gesture: a failed receipt, not a device error."""
+    return judge(command, Receipt('completed', 'tilt', 'x'))
+
+
+def late(command):
+    """No result within the gesture timeout (the runtime's TIMEOUT)."""
+    return Outcome(command, Status.TIMEOUT, Receipt(), 'no result within 5 s')
+
+
 def test_a_failed_nod_is_retried_once_head_only_before_the_transition(library, phrases, lexicon):
-    nods = iter([fail, succeed])
+    nods = iter([mismatched, succeed])
     d = Driver(ClassroomCore(library, phrases, lexicon),
                policy=lambda c: next(nods)(c) if c == HeadGesture('nod') else succeed(c))
     d.hear(CLASSROOM)
@@ -286,12 +309,15 @@ def test_a_failed_nod_is_retried_once_head_only_before_the_transition(library, p
     feedback = batches.index(['head_gesture nod', 'speak'])
     assert batches[feedback + 1] == ['head_gesture nod'] and batches[feedback + 2] == ['speak']
     assert d.said().count('回答正确！这两样是植物合成有机物的原料。') == 1   # not replayed
-    assert d.traced('retry') == [{'action': 'nod', 'reason': 'ended error: injected'}]
+    assert d.traced('retry') == [{'action': 'nod',
+                                  'reason': "receipt names 'tilt', expected 'nod'"}]
 
 
-def test_a_second_head_failure_degrades_to_voice_and_never_tilts(library, phrases, lexicon):
+@pytest.mark.parametrize('failed', [mismatched, late, lambda c: fail(c, state='')])
+def test_a_second_head_failure_degrades_to_voice_and_never_tilts(library, phrases, lexicon,
+                                                                  failed):
     d = Driver(ClassroomCore(library, phrases, lexicon),
-               policy=lambda c: fail(c) if c == HeadGesture('shake') else succeed(c))
+               policy=lambda c: failed(c) if c == HeadGesture('shake') else succeed(c))
     d.hear(CLASSROOM)
     d.hear('氧气和糖')
     heads = [c.action for b in d.sent for c in b.commands if isinstance(c, HeadGesture)]
@@ -327,24 +353,68 @@ def test_a_welcome_error_makes_the_whole_lesson_voice_only(library, phrases, lex
 
 
 @pytest.mark.parametrize('broken', ['hand', 'arm'])
-def test_an_arm_or_hand_error_disables_number_gestures(library, phrases, lexicon, broken):
+def test_an_empty_arm_or_hand_receipt_disables_number_gestures(library, phrases, lexicon,
+                                                                broken):
     def policy(command):
-        return fail(command) if command.device.value == broken else succeed(command)
+        return fail(command, state='') if command.device.value == broken else succeed(command)
     d = Driver(ClassroomCore(library, phrases, lexicon), policy=policy)
     d.hear(CLASSROOM)
     d.hear(RIGHT)
-    assert course(d).number_gesture_disabled
+    assert course(d).number_gesture_disabled and not course(d).voice_only
     assert len([b for b in d.sent if ':forming:' in b.batch_id]) == 1
-    assert d.traced('degraded')[0]['why'] == 'arm/hand error: numbers by voice only'
+    assert 'numbers by voice only' in d.traced('degraded')[0]['why']
+    assert HeadGesture('nod') in [c for b in d.sent for c in b.commands]   # still nods
 
 
-def test_a_rejected_hand_resets_only_the_arm_and_disables_numbers(library, phrases, lexicon):
+MOTION_FAULTS = {
+    'e-stop': lambda c: fail(c, error='estop'),
+    'motor fault': lambda c: fail(c, error='motor overheated'),
+    'rejected': None,
+}
+
+
+@pytest.mark.parametrize('fault', sorted(MOTION_FAULTS))
+@pytest.mark.parametrize('device', ['hand', 'arm', 'head_gesture', 'arm_gesture'])
+def test_any_motion_fault_makes_the_rest_of_the_lesson_voice_only(library, phrases, lexicon,
+                                                                   device, fault):
+    """Whatever device faults, however: no retry, no further number, no wave; speech goes on."""
+    fired = []
+
+    def broken(command):
+        return command.device.value == device and not fired and (
+            device != 'arm_gesture' or command == ArmGesture('welcome', 'both', 1, 1.0))
+
+    def policy(command):
+        if MOTION_FAULTS[fault] and broken(command):
+            fired.append(command)
+            return MOTION_FAULTS[fault](command)
+        return succeed(command)
+
+    def reject(command):
+        if MOTION_FAULTS[fault] is None and broken(command):
+            fired.append(command)
+            return True
+        return False
+    d = Driver(ClassroomCore(library, phrases, lexicon), policy=policy, reject=reject)
+    d.hear(CLASSROOM)
+    for answer in (RIGHT, RIGHT, RIGHT):
+        d.hear(answer)
+    assert fired, 'the fault was never injected'
+    faulted = next(i for i, b in enumerate(d.sent) if fired[0] in b.commands)
+    later = [c for b in d.sent[faulted + 1:] for c in b.commands]
+    assert all(isinstance(c, Speak) for c in later), later
+    assert course(d).voice_only and course(d).closing == 'course_completed'
+    assert d.said()[-1] == FAREWELL and NEXT in d.said()[-6:]
+    assert 'motion fault' in d.traced('degraded')[0]['why']
+    assert d.traced('retry') == []
+
+
+def test_a_rejected_hand_stops_every_motion_of_the_lesson(library, phrases, lexicon):
     d = Driver(ClassroomCore(library, phrases, lexicon),
                reject=lambda c: isinstance(c, Hand))
     d.hear(CLASSROOM)
-    resets = [b for b in d.sent if ':reset:' in b.batch_id]
-    assert [c for c in resets[0].commands] == [ArmMovePos((0,) * 7, (0,) * 7, 1.0)]
-    assert course(d).number_gesture_disabled
+    assert [b for b in d.sent if ':reset:' in b.batch_id] == []
+    assert course(d).number_gesture_disabled and course(d).voice_only
 
 
 @pytest.mark.parametrize('phase', ['welcome', 'opening', 'lecture', 'question'])

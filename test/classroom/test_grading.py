@@ -42,7 +42,7 @@ FILLERS = ['嗯', '啊', '呃', '嗯嗯', '那个', '这个', '呃呃', '哦', '
 
 
 def _grade(lexicon, answer: str, point, topic: str):
-    return Grader(lexicon).grade(answer, point, _question(point), WORDS[topic])
+    return Grader(lexicon).grade(answer, point, [_question(point)], WORDS[topic])
 
 
 def _question(point) -> str:

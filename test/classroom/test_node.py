@@ -114,15 +114,15 @@ def test_a_welcome_error_over_dds_makes_the_lesson_voice_only(ros):
     rig.say('二氧化碳和水')
     after_welcome = rig.commands()[3:]
     assert after_welcome and all(c == 'tts speak' for c in after_welcome)
-    assert rig.traced('degraded')[0]['why'] == 'welcome gesture failed: voice only'
+    assert rig.traced('degraded')[0]['why'] == 'motion fault: the rest of the lesson is voice only'
 
 
-def test_a_rejected_hand_disables_numbers_over_dds(ros):
+def test_a_rejected_hand_stops_every_motion_over_dds(ros):
     rig = Rig(ros, **{'fault.hand.mode': 'reject'})
     rig.say(CLASSROOM)
     rig.say('二氧化碳和水')
-    assert rig.commands().count('arm move_pos') == 2       # display pose and its reset only
-    assert 'hand victory' not in rig.commands()
+    assert rig.commands().count('arm move_pos') == 1       # the display pose, then nothing
+    assert 'hand victory' not in rig.commands() and 'head_gesture nod' not in rig.commands()
 
 
 def test_a_head_error_is_retried_once_over_dds(ros):
@@ -137,8 +137,8 @@ def test_an_arm_error_disables_numbers_over_dds(ros):
     rig = Rig(ros, **{'fault.arm.mode': 'error'})
     rig.say(CLASSROOM)
     rig.say('二氧化碳和水')
-    assert 'hand victory' not in rig.commands()
-    assert rig.traced('degraded')[0]['why'] == 'arm/hand error: numbers by voice only'
+    assert 'hand victory' not in rig.commands() and 'head_gesture nod' not in rig.commands()
+    assert rig.traced('degraded')[0]['why'] == 'motion fault: the rest of the lesson is voice only'
 
 
 def test_no_client_for_anything_the_document_forbids(ros):
