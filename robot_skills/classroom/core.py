@@ -371,10 +371,13 @@ class ClassroomCore:
     def _batch(self, course: Course, name: str, commands: list[DeviceCommand],
                barrier: Barrier = Barrier.COMPLETED, each: bool = False) -> tuple[Course,
                                                                                 SendBatch]:
-        """One batch; head gestures and the number hand finish within ``gesture_result``."""
+        """One batch; a feedback gesture (nod, shake, tilt) and the number hand finish within
+        ``gesture_result`` or count as failed receipts."""
         number = course.batches + 1
-        short = tuple((device, self.timing.gesture_result) for device in (
-            Device.HEAD_GESTURE, Device.HAND) if any(c.device is device for c in commands))
+        quick = {c.device for c in commands
+                 if (isinstance(c, HeadGesture) and c.action in HEAD_FOR.values())
+                 or (isinstance(c, Hand) and name == 'forming')}
+        short = tuple((device, self.timing.gesture_result) for device in sorted(quick))
         batch = SendBatch(f'{course.number}:{name}:{number}', tuple(commands), barrier, each,
                           short)
         spoken = [c.message for c in commands if isinstance(c, Speak)]

@@ -8,7 +8,8 @@ re-ask, its last words, a long verbatim stretch of the lecture, or at least
 or visibly cut off (it ends with a word a sentence cannot end with and makes
 no expected point). Then each expected answer point counts when one of its
 phrasings appears (after folding width, case and numerals: 一百度 == 100度),
-or sounds the same (pinyin), and is not negated just before (不是一百度).
+or sounds the same (pinyin), and is not negated just before (不是一百度; an
+A-not-A question such as 是不是一百度 asks, it does not deny).
 
 * every expected point made -> correct;
 * at least ``partial_credit`` of them -> partial;
@@ -130,7 +131,8 @@ class Grader:
         if any(phrase.startswith(n) for n in self.words.negations):
             return False
         before = text[max(0, start - 2):start]
-        return any(before.endswith(n) for n in self.words.negations)
+        return any(before.endswith(n) and not _a_not_a(text, start - len(n))
+                   for n in self.words.negations)
 
     def _about(self, point: Point, folded: str, lesson_words: str) -> bool:
         """Whether a wrong answer is an attempt at this question or talk about something else."""
@@ -140,6 +142,12 @@ class Grader:
                                point.reason, *(s for e in point.expected for s in e.synonyms)]))
         words = (folded[i:i + 2] for i in range(len(folded) - 1))
         return any(word in known for word in words if not set(word) & self._common)
+
+
+def _a_not_a(text: str, at: int) -> bool:
+    """Whether the negation at ``at`` stands between a word and its repetition (是不是, 有没有,
+    升不升高): a question that offers the answer, not a denial of it."""
+    return 0 < at < len(text) - 1 and text[at - 1] == text[at + 1]
 
 
 def _whole_number(text: str, start: int, phrase: str) -> bool:

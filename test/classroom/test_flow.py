@@ -447,8 +447,8 @@ def test_without_motion_devices_the_lesson_is_voice_only(lesson):
 
 # ---- pause, continue, stop at every stage ----------------------------------------------------
 
-STAGES = ['welcome', 'opening', 'forming', 'lecture', 'question', 'waiting_answer', 'feedback',
-          'transition']
+STAGES = ['welcome', 'opening', 'forming', 'holding', 'lecture', 'question',
+          'waiting_answer', 'feedback', 'transition']
 
 
 def _at(lesson, stage):

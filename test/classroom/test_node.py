@@ -209,3 +209,84 @@ def test_a_bad_lesson_stops_the_node(ros, tmp_path):
     with pytest.raises(Exception, match=r"bad.yaml: .*field 'summary'"):
         ros.add(ClassroomPresenter,
                 parameter_overrides=[Parameter('lessons_dir', value=str(tmp_path))])
+
+
+# ---- issue 15 over DDS: where the timing and the devices matter -------------------------------
+
+def _seconds(stamp) -> float:
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+def test_at_real_speed_the_number_is_formed_and_held_before_the_lecture(ros):
+    rig = Rig(ros, time_scale=1.0, number_display_s=0.5)
+    rig.asr.publish(AsrEvent(utterance_id='u1', text=CLASSROOM, is_final=True))
+    rig.ros.until(lambda: 'hand open_palm' in rig.commands(), timeout=30.0,
+                  what='the lecture batch')
+    formed = [e for e in rig.events.messages if e.kind == 'command_completed'
+              and json.loads(e.detail_json)['device'] == 'hand']
+    assert formed, 'the number hand never completed before the lecture'
+    hand = json.loads(formed[0].detail_json)
+    assert (hand['status'], hand['state'], hand['gesture']) == ('succeeded', 'completed', 'point')
+    palm = next(m for m in rig.log.messages if (m.device, m.action) == ('hand', 'open_palm'))
+    point = next(m for m in rig.log.messages if (m.device, m.action) == ('hand', 'point'))
+    held = _seconds(palm.stamp) - _seconds(formed[0].stamp)
+    assert held >= 0.5, f'the number was shown {held:.3f} s'
+    assert _seconds(formed[0].stamp) > _seconds(point.stamp)
+    lecture = [m for m in rig.log.messages if m.device == 'tts'][-1]
+    assert json.loads(lecture.arguments_json)['message'].startswith('第一个知识点')
+    assert rig.traced('number_held') == [{'number': 1, 'seconds': 0.5}]
+
+
+def test_an_estop_during_a_lesson_stops_every_motion_but_not_the_lesson(ros):
+    from std_srvs.srv import SetBool
+    rig = Rig(ros)
+    rig.say(CLASSROOM)
+    client = rig.ros.node().create_client(SetBool, 'estop')
+    assert client.wait_for_service(timeout_sec=5.0)
+    future = client.call_async(SetBool.Request(data=True))
+    rig.ros.until(future.done, what='e-stop engaged')
+    stopped = len(rig.log.messages)
+    for answer in ('二氧化碳和水', '需要阳光', '二氧化碳'):
+        rig.say(answer)
+    rig.ros.until(rig.finished, what='course completed')
+    after = [c for c in rig.commands()[stopped:] if c not in ('tts speak', 'arm estop')]
+    assert after == ['head_gesture nod'], after    # the one that found the e-stop; no retry
+    assert rig.spoken()[-1].startswith('今天我们学习了光合作用')
+    assert 'motion fault' in rig.traced('degraded')[0]['why']
+
+
+def test_a_feedback_gesture_that_never_returns_does_not_hold_the_lesson(ros):
+    rig = Rig(ros, gesture_result_timeout=0.3, **{'fault.head_gesture.mode': 'never_finish'})
+    rig.say('用课堂讲解的方式介绍光合作用，两分钟')        # no scan in a short course
+    rig.say('二氧化碳和水')
+    rig.ros.until(lambda: rig.spoken()[-1].endswith('你能告诉我答案吗？')
+                  and rig.spoken().count('下面我们开始下一个知识点。') == 1, timeout=10.0,
+                  what='the next question, well before the 120 s result timeout')
+    assert rig.commands().count('head_gesture nod') == 2          # retried once, then voice
+    assert 'nod failed twice' in rig.traced('degraded')[-1]['why']
+
+
+def test_a_pause_during_the_welcome_keeps_the_number_gestures(ros):
+    rig = Rig(ros, time_scale=0.3)
+    rig.asr.publish(AsrEvent(utterance_id='u1', text=CLASSROOM, is_final=True))
+    rig.ros.until(lambda: 'tts speak' in rig.commands(), what='the welcome')
+    rig.asr.publish(AsrEvent(utterance_id='u2', text='暂停', is_final=True))
+    rig.ros.until(lambda: 'arm_gesture cancel' in rig.commands(), what='the wave cancelled')
+    rig.ros.until(lambda: rig.traced('paused'), what='paused')
+    rig.asr.publish(AsrEvent(utterance_id='u3', text='继续', is_final=True))
+    rig.ros.until(lambda: 'hand point' in rig.commands(), timeout=30.0, what='the number one')
+    assert not any('voice only' in d.get('why', '') for d in rig.traced('degraded'))
+
+
+def test_a_request_before_any_device_is_found_moves_nothing(ros):
+    node = ros.add(ClassroomPresenter, parameter_overrides=[
+        Parameter('discovery_timeout', value=1.0)])
+    probe = ros.node()
+    events = Recorder(probe, SkillEvent, 'skill_events')
+    asr = probe.create_publisher(AsrEvent, 'asr/events', 10)
+    ros.until(lambda: asr.get_subscription_count() and node.active, what='subscribed')
+    asr.publish(AsrEvent(utterance_id='u1', text=CLASSROOM, is_final=True))
+    ros.until(lambda: any(e.kind == 'refused' for e in events.messages), timeout=10.0,
+              what='the refusal once the devices are known')
+    kinds = [e.kind for e in events.messages]
+    assert 'waiting_for_devices' in kinds and 'batch_sent' not in kinds

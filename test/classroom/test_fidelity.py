@@ -1,0 +1,358 @@
+"""The classroom core where a classroom departs from the happy path (issue 15): the number
+held once formed, a lesson without a device, silence and echoes, a pause in the welcome, a
+cut speech going on from where it stopped, feedback gestures that never return."""
+
+from __future__ import annotations
+
+import pytest
+from core_driver import Driver, fail, succeed
+
+from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore, Timing
+from robot_skills.model.commands import ArmGesture, ArmMovePos, Call, Device, Hand, Speak
+from robot_skills.model.outcomes import Outcome, Receipt, Status, judge
+from robot_skills.model.skill import (CancelTimer, Capabilities, CommandCompleted, Refused,
+                                      StartTimer, TimerFired)
+from robot_skills.model.utterance import Dropped, Source
+
+CLASSROOM = '用课堂讲解的方式介绍光合作用'
+RIGHT = '二氧化碳和水'
+QUESTION = '光合作用的原料是什么？你能告诉我答案吗？'
+NOT_HEARD = '我没有听清，请再回答一次'
+RECAP = '我们接着讲第一个知识点。'
+
+
+def course(d: Driver):
+    return d.state.course
+
+
+def names(d: Driver) -> list[str]:
+    return [b.batch_id.split(':')[1] for b in d.sent]
+
+
+def open_names(d: Driver) -> list[str]:
+    return [b.batch_id.split(':')[1] for b in d.open]
+
+
+def at(d: Driver, phase: str, limit: int = 40) -> None:
+    """Answer open batches (and fire timers) one at a time until the flow is at ``phase``."""
+    for _ in range(limit):
+        if course(d).phase == phase:
+            return
+        if d.open:
+            d.finish(d.open[0])
+        else:
+            d.send(TimerFired(d.timers.pop(0)))
+    raise AssertionError(f'never reached {phase}; at {course(d).phase}')
+
+
+def started(d: Driver) -> list[StartTimer]:
+    return [o for o in d.others if isinstance(o, StartTimer)]
+
+
+@pytest.fixture
+def make(library, phrases, lexicon):
+    def build(policy=succeed, timing: Timing | None = None, **kwargs) -> Driver:
+        return Driver(ClassroomCore(library, phrases, lexicon, timing=timing or Timing()),
+                      policy=policy, **kwargs)
+    return build
+
+
+def forming_at_displaying(d: Driver):
+    """Send the request; answer batches until the number batch is accepted (no outcome)."""
+    d.hear(CLASSROOM, run=False)
+    at(d, 'forming')
+    forming = d.open[0]
+    d.finish(forming, returned_only=True)
+    assert course(d).phase == 'displaying' and d.open == []
+    return forming
+
+
+# ---- 1. the number is seen ------------------------------------------------------------------
+
+def test_the_number_batch_reports_each_goal_and_bounds_the_hand(make):
+    d = make(timing=Timing(number_display=1.25, gesture_result=2.5))
+    forming = forming_at_displaying(d)
+    assert forming.each and dict(forming.result_timeouts) == {Device.HAND: 2.5}
+    d.send(CommandCompleted(forming.batch_id, 1, succeed(forming.commands[1])))
+    assert started(d)[-1] == StartTimer(NUMBER_TIMER, 1.25, busy=True)
+    assert d.traced('number_held') == [{'number': 1, 'seconds': 1.25}]
+    assert d.open == []                                   # nothing before the hold ends
+    d.send(TimerFired(d.timers.pop()))
+    reset, lecture = d.open
+    assert list(reset.commands) == [Hand('open_palm', 'right'),
+                                    ArmMovePos((0.0,) * 7, (0.0,) * 7, 1.0)]
+    assert [type(c) for c in lecture.commands] == [Speak]
+
+
+def test_the_arm_is_never_waited_for(make):
+    d = make()
+    forming = forming_at_displaying(d)
+    d.send(CommandCompleted(forming.batch_id, 1, succeed(forming.commands[1])))
+    d.send(TimerFired(d.timers.pop()))                    # the arm has not arrived at all
+    assert open_names(d) == ['reset', 'lecture']
+
+
+def test_an_arm_that_arrives_first_does_not_start_the_lecture(make):
+    d = make()
+    forming = forming_at_displaying(d)
+    d.send(CommandCompleted(forming.batch_id, 0, succeed(forming.commands[0])))
+    assert d.open == [] and d.timers == [] and course(d).phase == 'displaying'
+
+
+@pytest.mark.parametrize('failed', [
+    lambda c: Outcome(c, Status.TIMEOUT, Receipt(), 'no result within 5 s'),
+    lambda c: judge(c, Receipt('completed', 'victory', 'x')),
+    lambda c: fail(c, state=''),
+], ids=['late', 'wrong gesture', 'empty receipt'])
+def test_a_number_not_formed_starts_the_lecture_at_once_and_numbers_go_by_voice(make, failed):
+    d = make()
+    forming = forming_at_displaying(d)
+    d.send(CommandCompleted(forming.batch_id, 1, failed(forming.commands[1])))
+    assert d.timers == [] and open_names(d) == ['reset', 'lecture']
+    assert course(d).number_gesture_disabled and not course(d).voice_only
+    assert 'not formed' in d.traced('degraded')[0]['why']
+
+
+def test_pause_suspends_the_hold_and_continue_holds_again(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'holding')
+    d.hear('暂停', run=False)
+    assert CancelTimer(NUMBER_TIMER) in d.others and d.timers == []
+    d.run()
+    assert 'lecture' not in names(d)
+    d.hear('继续', run=False)
+    while not d.timers:
+        d.finish(d.open[0])
+    assert d.timers == [NUMBER_TIMER] and 'lecture' not in names(d)
+    d.run()
+    assert names(d).count('lecture') == 1 and course(d).awaiting_state == 'awaiting_answer'
+
+
+def test_stop_cancels_the_hold(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'holding')
+    d.hear('停止')
+    assert d.timers == [] and 'lecture' not in names(d)
+    assert course(d).presentation_mode == 'completed'
+
+
+def test_a_fault_during_the_hold_starts_the_lecture_voice_only(make):
+    d = make()
+    forming = forming_at_displaying(d)
+    d.send(CommandCompleted(forming.batch_id, 1, succeed(forming.commands[1])))
+    d.send(CommandCompleted(forming.batch_id, 0, fail(forming.commands[0], error='estop')))
+    assert d.timers == [] and open_names(d) == ['lecture']   # no reset: nothing moves
+    assert course(d).voice_only
+
+
+# ---- 2. the devices are known before anything moves ---------------------------------------
+
+def unknown_devices(d: Driver) -> Driver:
+    d.state = d.core.initial()        # as at start-up, before the runtime looked for devices
+    return d
+
+
+def test_a_request_before_the_devices_are_known_waits_for_them(make):
+    d = unknown_devices(make())
+    d.hear(CLASSROOM)
+    assert d.sent == [] and d.kinds() == ['waiting_for_devices']
+    d.send(Capabilities(()))
+    d.run()
+    assert names(d)[0] == 'welcome'
+
+
+def test_no_tts_found_refuses_the_waiting_request_and_moves_nothing(make, phrases):
+    d = unknown_devices(make())
+    d.hear(CLASSROOM)
+    d.send(Capabilities(('tts/speak',)))
+    assert d.sent == []
+    assert d.traced('refused')[0]['text'] == phrases.no_tts
+
+
+def test_no_motion_found_starts_the_waiting_request_by_voice(make):
+    d = unknown_devices(make())
+    d.hear(CLASSROOM)
+    d.send(Capabilities(('arm_gesture', 'head_gesture', 'arm/move_pos', 'hand')))
+    d.run()
+    assert d.sent and all(isinstance(c, Speak) for b in d.sent for c in b.commands)
+
+
+# ---- 4. silence and echoes ------------------------------------------------------------------
+
+def empty() -> Refused:
+    return Refused(Dropped(Source.ASR, 'empty', 'u-empty'))
+
+
+def test_an_empty_answer_is_asked_again(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'waiting_answer')
+    d.send(empty())
+    d.run()
+    assert d.said()[-1] == NOT_HEARD and d.sent[-1].commands == (Speak(NOT_HEARD),)
+    assert course(d).awaiting_state == 'awaiting_answer'
+    d.hear(RIGHT)
+    assert d.traced('graded')[-1]['tier'] == 'correct'
+
+
+def test_an_empty_result_when_no_answer_is_awaited_is_ignored(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'lecture')
+    sent = len(d.sent)
+    d.send(empty())
+    assert len(d.sent) == sent and d.traced('ignored')
+
+
+@pytest.mark.parametrize('echo', [
+    QUESTION, '光合作用的原料是什么', '你能告诉我答案吗', NOT_HEARD,
+], ids=['question', 'question only', 'invitation', 'not heard'])
+def test_an_echo_is_an_echo_also_after_the_not_heard_reply(make, echo):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'waiting_answer')
+    d.send(empty())
+    d.run()
+    d.hear(echo)
+    assert d.said()[-2:] == [NOT_HEARD, NOT_HEARD]
+    assert d.sent[-1].commands == (Speak(NOT_HEARD),)          # no head gesture either
+    assert d.traced('graded')[-1]['why'] == "an echo of the robot's own speech"
+
+
+def test_a_long_verbatim_stretch_of_the_lecture_is_an_echo_but_its_facts_are_an_answer(make):
+    d = make()
+    d.hear('用课堂讲解的方式介绍极限', run=False)
+    at(d, 'waiting_answer')
+    lecture = [s for s in d.said() if s.startswith('第一个知识点')][0]
+    stretch = lecture[lecture.index('当'):lecture.index('极限。') + 2]
+    d.hear(stretch)
+    assert d.said()[-1] == NOT_HEARD
+    d.hear('接近零，零是它的极限')                      # the lecture's own words, as an answer
+    assert d.traced('graded')[-1]['tier'] == 'correct'
+
+
+def test_an_answer_before_the_question_is_accepted_is_ignored_not_graded(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'question')
+    d.hear(RIGHT, run=False)                  # the question is sent, not yet accepted
+    assert d.traced('ignored')[-1]['why'] == 'busy with question' and not d.traced('graded')
+    d.run()
+    assert not d.traced('graded') and course(d).phase == 'waiting_answer'
+
+
+# ---- 5. a pause during the welcome -----------------------------------------------------------
+
+def cancelled(command) -> Outcome:
+    return Outcome(command, Status.FAILED, Receipt('cancelled', command.action, 'x',
+                                                   'cancelled by arm_gesture/cancel'),
+                   'ended cancelled')
+
+
+def test_a_pause_during_the_welcome_keeps_the_gestures(make):
+    d = make(policy=lambda c: cancelled(c) if isinstance(c, ArmGesture) else succeed(c))
+    d.hear(CLASSROOM, run=False)
+    d.hear('暂停', run=False)
+    d.run()
+    d.hear('继续')
+    assert not course(d).voice_only and 'forming' in names(d)
+
+
+def test_a_welcome_cancelled_by_someone_else_makes_the_lesson_voice_only(make):
+    d = make(policy=lambda c: cancelled(c) if isinstance(c, ArmGesture) else succeed(c))
+    d.hear(CLASSROOM)
+    assert course(d).voice_only and 'forming' not in names(d)
+
+
+# ---- 6. a cut speech goes on from its first unsaid clause ------------------------------------
+
+def cut_lecture(spoken_of):
+    """A robot whose lecture is cut by the pause after ``spoken_of(text)`` characters."""
+    cut = []
+
+    def policy(command):
+        if isinstance(command, Speak) and command.message.startswith('第一个知识点') and not cut:
+            cut.append(command)
+            return Outcome(command, Status.FAILED, Receipt('interrupted', '', 'x'),
+                           'ended interrupted', chars_spoken=spoken_of(command.message))
+        return succeed(command)
+    return policy
+
+
+def failing(*controls: str):
+    def wrap(policy):
+        def answer(command):
+            if isinstance(command, Call) and command.control.value in controls:
+                return fail(command)
+            return policy(command)
+        return answer
+    return wrap
+
+
+def lecture_of(d: Driver) -> str:
+    return next(s for s in d.said() if s.startswith('第一个知识点'))
+
+
+def second_clause(text: str) -> int:
+    return text.index('。') + 1
+
+
+@pytest.mark.parametrize('controls', [('tts/pause',), ('tts/resume',)],
+                         ids=['pause fell back to interrupt', 'resume failed'])
+@pytest.mark.parametrize('where, rest', [
+    (lambda t: 0, lambda t: t),                                        # nothing heard yet
+    (lambda t: second_clause(t) + 2, lambda t: t[second_clause(t):]),  # inside clause two
+    (second_clause, lambda t: t[second_clause(t):]),                   # exactly at its start
+    (lambda t: len(t) - 1, lambda t: t[t.rindex('。', 0, len(t) - 1) + 1:]),  # in the last
+], ids=['none', 'inside', 'boundary', 'last'])
+def test_a_cut_lecture_goes_on_from_its_first_unsaid_clause(make, controls, where, rest):
+    d = make(policy=failing(*controls)(cut_lecture(where)))
+    d.hear(CLASSROOM, run=False)
+    at(d, 'lecture')
+    d.hear('暂停')
+    d.hear('继续')
+    lecture = lecture_of(d)
+    said = d.said()
+    after = said[said.index(RECAP) + 1:]
+    assert after[:2] == [rest(lecture), QUESTION]
+    assert said.count(lecture) == (2 if rest(lecture) == lecture else 1)
+
+
+def test_a_lecture_cut_after_its_last_clause_goes_on_to_the_question(make):
+    d = make(policy=failing('tts/pause')(cut_lecture(len)))
+    d.hear(CLASSROOM, run=False)
+    at(d, 'lecture')
+    d.hear('暂停')
+    d.hear('继续')
+    said = d.said()
+    assert said[said.index(RECAP) + 1] == QUESTION
+
+
+def test_pause_and_resume_that_work_let_the_device_go_on(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'lecture')
+    d.hear('暂停')
+    d.hear('继续')
+    assert RECAP not in d.said() and d.said().count(lecture_of(d)) == 1
+
+
+# ---- 7. feedback gestures never hold a lesson ------------------------------------------------
+
+def test_every_feedback_gesture_has_the_short_result_timeout(make):
+    d = make(timing=Timing(gesture_result=2.5),
+             policy=lambda c: (Outcome(c, Status.TIMEOUT, Receipt(), 'no result within 2.5 s')
+                               if c.device is Device.HEAD_GESTURE and c.action == 'nod'
+                               else succeed(c)))
+    d.hear(CLASSROOM)
+    for answer in (RIGHT, '需要阳光', '二氧化碳'):
+        d.hear(answer)
+    heads = [b for b in d.sent if any(c.device is Device.HEAD_GESTURE for c in b.commands)]
+    feedback = [b for b in heads if b.batch_id.split(':')[1] in ('feedback', 'head_retry')]
+    assert len(feedback) == 4                      # nod, its retry, tilt, shake (closing)
+    assert all(dict(b.result_timeouts) == {Device.HEAD_GESTURE: 2.5} for b in feedback)
+    welcome = d.sent[0]                            # the scan is not a feedback gesture
+    assert welcome.result_timeouts == ()
+    assert d.said()[-1].startswith('今天我们学习了')   # the late nod did not hold the lesson
