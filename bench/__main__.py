@@ -170,11 +170,13 @@ LESSON_ANSWERS = ('二氧化碳和水', '需要阳光', '二氧化碳')
 
 
 def classroom(lessons: int, index: int) -> dict:
-    """Whole 3-point lessons against instant mock hardware (time_scale 0)."""
+    """Whole 3-point lessons against instant mock hardware (time_scale 0), without the
+    number hold (``number_display_s`` 0: a lesson waits 0.5 s per number by default)."""
     namespace = f'/bench{os.getpid()}_{index}'
     mock = start(['mock_hardware'], namespace,
                  params=('-p', 'time_scale:=0.0', '-p', 'joint_state_rate:=0.0'))
-    node = start(['classroom_presenter'], namespace)
+    node = start(['classroom_presenter'], namespace,   # the flow's own time: no number hold
+                 params=('-p', 'number_display_s:=0.0'))
     driver = Driver(namespace)
     walls = []
     try:

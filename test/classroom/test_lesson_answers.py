@@ -88,12 +88,11 @@ def _cn_spans(text: str) -> list[tuple[int, int, str]]:
     spans = []
     for m in CN_NUMERAL.finditer(text):
         run, after = m.group(), text[m.end():m.end() + 1]
-        if len(run) == 1 and HAN.match(after or ' ') and after not in MEASURES:
+        value = number(run)
+        if value is None or (len(run) == 1 and HAN.match(after or ' ')
+                             and after not in MEASURES):
             continue
-        if number(run) is None:
-            continue
-        spans.append((m.start(), m.end(), str(int(number(run)))
-                      if number(run) == int(number(run)) else str(number(run))))
+        spans.append((m.start(), m.end(), str(int(value)) if value.is_integer() else str(value)))
     return spans
 
 
