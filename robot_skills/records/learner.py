@@ -42,6 +42,14 @@ ATTRIBUTIONS = {'explanation': 'lesson_revision', 'task_design': 'exercise',
                 'pacing': 'cadence', 'feedback': 'flashcard', 'relationship': 'feedback',
                 'weather': 'none'}
 LIVE_WINDOW = timedelta(hours=24)
+# What the answer says about the anchor; only an unanchored reflection is warned about.
+ANCHOR_NOTES = {
+    'explicit': '已挂到你指定的课上。',
+    'live_session': '推断自 live_session_id 的课。',
+    'active_live_room': '推断自当前唯一进行中的 Live 教室。',
+    'recent_live': '推断自 24 小时内最近一场 Live 课。',
+    'unanchored': '⚠️ 这条反思没有挂到任何课上：它不计入任何课的收口（reflection 会一直显示缺）。',
+}
 
 
 def completed_lessons(context: Context, pair_id: str) -> int:
@@ -225,10 +233,7 @@ def reflect_on_teaching(context: Context, args: Reflect) -> dict:
     recent = Counter(r['main_attribution'] for r in context.store.all(
         'SELECT main_attribution FROM reflection WHERE pair_id = ? ORDER BY created_at DESC '
         'LIMIT 20', pair_id))
-    note = ({'explicit': '', 'live_session': '推断自 live_session_id 的课。',
-             'active_live_room': '推断自当前唯一进行中的 Live 教室。',
-             'recent_live': '推断自 24 小时内最近一场 Live 课。'}.get(source) or
-            '⚠️ 这条反思没有挂到任何课上：它不计入任何课的收口（reflection 会一直显示缺）。')
+    note = ANCHOR_NOTES[source]
     return {'created_refs': {'reflection_id': reflection_id, 'anchored_lesson_id': lesson_id},
             'anchor_source': source, 'human_note': note, 'recent_attributions': dict(recent),
             'profile_written': False, 'closure_progress': progress_of(context, lesson_id)}

@@ -96,6 +96,7 @@ def test_anchoring_explicit_then_inferred_in_the_document_s_order(desk):
     assert (explicit['anchor_source'], explicit['created_refs']['anchored_lesson_id']) == (
         'explicit', lessons[0])
     assert 'reflection' in explicit['closure_progress']['completed']
+    assert '⚠️' not in explicit['human_note'] and '没有挂到' not in explicit['human_note']
     unanchored = desk.ok('reflect_on_teaching', pair_id=pair, **REFLECTION)
     assert unanchored['anchor_source'] == 'unanchored' and '⚠️' in unanchored['human_note']
     assert unanchored['closure_progress'] is None
@@ -150,3 +151,24 @@ def test_the_feedback_lifecycle(desk):
     for status in ('acknowledged', 'addressed', 'declined'):
         desk.refused('update_feedback_status', 'CONFLICT', pair_id=pair, feedback_id=feedback,
                      status=status, note='n')
+
+
+def test_only_an_unanchored_reflection_carries_the_warning(desk):
+    pair, lessons = taught_pair(desk)
+    room = desk.ok('live_session_start', pair_id=pair, lesson_id=lessons[1])['live_session_id']
+    answers = {
+        'explicit': desk.ok('reflect_on_teaching', pair_id=pair, lesson_id=lessons[0],
+                            **REFLECTION),
+        'explicit with its session': desk.ok('reflect_on_teaching', pair_id=pair,
+                                             lesson_id=lessons[1], live_session_id=room,
+                                             **REFLECTION),
+        'inferred': desk.ok('reflect_on_teaching', pair_id=pair, **REFLECTION)}
+    for case, answer in answers.items():
+        assert answer['created_refs']['anchored_lesson_id'], case
+        assert answer['closure_progress'] is not None, case
+        assert '⚠️' not in answer['human_note'], case
+    assert answers['explicit with its session']['anchor_source'] == 'explicit'
+    desk.ok('live_session_cancel', pair_id=pair, live_session_id=room)
+    desk.skip(25 * 3600)                       # no live lesson within 24 h: nothing to infer
+    alone = desk.ok('reflect_on_teaching', pair_id=pair, **REFLECTION)
+    assert alone['anchor_source'] == 'unanchored' and '⚠️' in alone['human_note']
