@@ -27,6 +27,7 @@ from pydantic import Field
 
 from robot_skills.records.errors import ToolError, conflict, validation
 from robot_skills.records.exercises import INCORRECT_BELOW
+from robot_skills.records.ids import plain
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 COUNTS = ('flashcards_reviewed_count', 'exercises_submitted_count', 'live_turns_count',
@@ -85,6 +86,7 @@ def record_post_lesson_evaluation(context: Context, args: Evaluation) -> dict:
     """One evaluation per lesson: empty ones refused; a second call updates in place."""
     pair_id = context.pair(args.pair_id)
     lesson = context.owned('lesson', args.lesson_id, pair_id)
+    plain('agent_observation', args.agent_observation)
     body = args.model_dump(exclude={'pair_id', 'lesson_id'})
     if not (args.concepts_touched or args.flashcards_rating_distribution or
             any(getattr(args, name) for name in COUNTS) or args.agent_observation.strip()):

@@ -25,6 +25,7 @@ from pydantic import Field, model_validator
 
 from robot_skills.records.closure import Facts, progress_of
 from robot_skills.records.errors import ToolError, conflict, validation
+from robot_skills.records.ids import plain
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 CONTRACT_VERSION = 'v3'
@@ -35,8 +36,6 @@ MAX_WAIT = 50
 EXPLAIN_CHARS = 300
 PROBE_WINDOW = timedelta(seconds=90)
 WARN_AT, REFUSE_AT = 6, 12
-INTERNAL_ID = re.compile(r'\b(?:tr|evt|snap|le|co|ct|fb|hyp|lv|mv|rsp|ple|sub|ex|pair|cpt|fc|'
-                         r'doc|hl|mm|qz|pt|lve)_[0-9a-z]+', re.IGNORECASE)
 FRAME = {
     'what': re.compile(r'(今天|这场|本场|这节|这次|我们).{0,20}(做|学|练|讨论|复习|讲|读)'),
     'how long': re.compile(r'\d+\s*(分钟|min)|半小时|一小时|一刻钟|[一二三四五六七八九十两]+分钟'),
@@ -274,9 +273,9 @@ def live_session_complete(context: Context, args: Complete) -> dict:
     pair_id = context.pair(args.pair_id)
     session = context.owned('live_session', args.live_session_id, pair_id)
     for name in ('summary', 'teacher_reflection', 'next_action'):
-        if INTERNAL_ID.search(getattr(args, name)):
-            raise validation(f'{name} is read by the learner: internal ids go in '
-                             'evaluation.evidence_refs')
+        plain(name, getattr(args, name))
+    if args.evaluation is not None:
+        plain('evaluation.agent_observation', args.evaluation.agent_observation)
     if session['status'] == 'cancelled':
         raise conflict('a cancelled session cannot be completed')
     evaluation_id = None
@@ -334,6 +333,7 @@ class LiveEvaluated(Out):
 def record_live_evaluation(context: Context, args: RecordLive) -> dict:
     """The late-written evaluation of a completed session; one per session, idempotent."""
     pair_id = context.pair(args.pair_id)
+    plain('agent_observation', args.agent_observation)
     session = context.owned('live_session', args.live_session_id, pair_id)
     if session['status'] != 'completed':
         raise conflict('complete the session first (live_session_complete)')
