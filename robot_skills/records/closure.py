@@ -12,7 +12,8 @@ kinds only from the closed enum of seven. Closed is final.
 
 A lesson taught live also needs its sessions ended, a snapshot as evidence
 and a live evaluation (those three items appear only then), and closing it
-needs a journal_entry receipt pointing at one of its snapshots (check ④).
+needs a journal_entry receipt pointing at one of its snapshots or its live
+evaluation (check ④: "引用其 snapshot/场评 的回执").
 A reflection anchored to the lesson is the last item of the facts; it is
 not one of the server-side checks of closing.
 """
@@ -37,7 +38,7 @@ REFERENCES = {
     'exercise_feedback': 'submission', 'forward_revision': 'lesson',
     'teacher_note': 'lesson_patch', 'erratum': 'lesson_patch',
     'flashcard_change': 'flashcard', 'hypothesis_update': 'hypothesis',
-    'journal_entry': 'live_snapshot',
+    'journal_entry': ('live_snapshot', 'live_evaluation'),
 }
 
 
@@ -166,11 +167,12 @@ def close_lesson_loop(context: Context, args: Close) -> dict:
     if dangling:                                                          # ③
         raise ToolError('NOT_FOUND', 'receipt items point at records that do not exist',
                         {'dangling_ref_ids': dangling})
-    snapshots = _live_snapshots(context, args.lesson_id)                  # ④
-    if snapshots is not None and not any(item.kind == 'journal_entry' and item.ref_id in snapshots
-                                         for item in args.receipt):
+    evidence = _live_evidence(context, args.lesson_id)                    # ④
+    if evidence is not None and not any(item.kind == 'journal_entry' and item.ref_id in
+                                        evidence['snapshot_ids'] + evidence['live_evaluation_ids']
+                                        for item in args.receipt):
         raise conflict('this lesson was taught live: the receipt needs a journal_entry citing '
-                       'one of its snapshots', snapshot_ids=sorted(snapshots))
+                       'one of its snapshots or its live evaluation', **evidence)
     now = context.now()
     context.store.run("UPDATE lesson SET progress = 'closed', updated_at = ? WHERE lesson_id = ?",
                       now, args.lesson_id)
@@ -251,14 +253,18 @@ def _live_items(context: Context, lesson_id: str) -> dict[str, bool]:
             'live_evidence': bool(evidence), 'live_evaluation': bool(evaluated)}
 
 
-def _live_snapshots(context: Context, lesson_id: str) -> set[str] | None:
-    """The snapshots of the lesson's completed live sessions (None: never taught live)."""
+def _live_evidence(context: Context, lesson_id: str) -> dict[str, list[str]] | None:
+    """What a journal_entry may cite: the snapshots and live evaluations of the lesson's
+    completed live sessions (None: never taught live)."""
     if context.store.one("SELECT 1 FROM live_session WHERE lesson_id = ? AND status = "
                          "'completed'", lesson_id) is None:
         return None
-    return {r['snapshot_id'] for r in context.store.all(
-        'SELECT snapshot_id FROM live_snapshot JOIN live_session USING (live_session_id) WHERE '
-        "lesson_id = ? AND status = 'completed'", lesson_id)}
+    return {'snapshot_ids': sorted(r['snapshot_id'] for r in context.store.all(
+                'SELECT snapshot_id FROM live_snapshot JOIN live_session USING '
+                "(live_session_id) WHERE lesson_id = ? AND status = 'completed'", lesson_id)),
+            'live_evaluation_ids': sorted(r['live_evaluation_id'] for r in context.store.all(
+                'SELECT live_evaluation_id FROM live_evaluation JOIN live_session USING '
+                "(live_session_id) WHERE lesson_id = ? AND status = 'completed'", lesson_id))}
 
 
 def _ungraded(context: Context, lesson_id: str) -> list[str]:
@@ -274,7 +280,9 @@ def _evaluated(context: Context, lesson_id: str, pair_id: str) -> bool:
 
 
 def _real(context: Context, item: ReceiptItem, pair_id: str) -> bool:
-    return context.exists(REFERENCES[item.kind], item.ref_id, pair_id)
+    tables = REFERENCES[item.kind]
+    return any(context.exists(table, item.ref_id, pair_id)
+               for table in ((tables,) if isinstance(tables, str) else tables))
 
 
 def _signal(context: Context, lesson_id: str) -> dict:

@@ -144,6 +144,8 @@ OWNED = {
                  'WHERE move_id = ? AND pair_id = ?',
     'live_response': 'SELECT live_response.* FROM live_response JOIN live_session '
                      'USING (live_session_id) WHERE response_id = ? AND pair_id = ?',
+    'live_evaluation': 'SELECT live_evaluation.* FROM live_evaluation JOIN live_session '
+                       'USING (live_session_id) WHERE live_evaluation_id = ? AND pair_id = ?',
 }
 
 

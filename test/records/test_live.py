@@ -239,3 +239,27 @@ def test_closing_a_lesson_taught_live_needs_its_journal_entry(desk, room):
     assert refused.result['shortfall']['snapshot_ids'] == [snap]
     desk.ok('close_lesson_loop', pair_id=pair, lesson_id=lesson, receipt=[
         {'kind': 'journal_entry', 'ref_id': snap, 'description': '第一轮的受力图'}])
+
+
+def test_the_journal_entry_may_cite_the_live_evaluation_instead(desk, room):
+    pair, lesson, session = room
+    desk.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='FRAME',
+            content=FRAME)
+    desk.ok('live_declare_close', pair_id=pair, live_session_id=session)
+    evaluation = desk.ok('live_session_complete', pair_id=pair, live_session_id=session,
+                         **REFLECT, evaluation={'agent_observation': '稳'})['live_evaluation_id']
+    desk.ok('record_post_lesson_evaluation', pair_id=pair, lesson_id=lesson,
+            agent_observation='ok')
+    refused = desk.refused('close_lesson_loop', 'CONFLICT', pair_id=pair, lesson_id=lesson)
+    assert refused.result['shortfall'] == {'snapshot_ids': [],
+                                           'live_evaluation_ids': [evaluation]}
+    other_lesson = desk.ok('live_session_start', pair_id=pair)['live_session_id']
+    desk.ok('live_declare_close', pair_id=pair, live_session_id=other_lesson)
+    elsewhere = desk.ok('live_session_complete', pair_id=pair, live_session_id=other_lesson,
+                        **REFLECT, evaluation={'agent_observation': '别的课'})[
+        'live_evaluation_id']
+    desk.refused('close_lesson_loop', 'CONFLICT', pair_id=pair, lesson_id=lesson, receipt=[
+        {'kind': 'journal_entry', 'ref_id': elsewhere, 'description': '另一场'}])
+    closed = desk.ok('close_lesson_loop', pair_id=pair, lesson_id=lesson, receipt=[
+        {'kind': 'journal_entry', 'ref_id': evaluation, 'description': '这一场的场评'}])
+    assert closed['closure_progress']['state'] == 'closed'
