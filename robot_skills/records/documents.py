@@ -1,8 +1,9 @@
 """Documents the learner reads and highlights (004: 上架一份新文档 / 更新已有文档).
 
 A document belongs to no course or lesson. Its title, when not given, is
-derived: the frontmatter's ``title`` → the first H1 → the first line,
-truncated. When its text changes every highlight is looked for again (its
+derived: the frontmatter's ``title`` → the first H1 (ATX ``# …`` or setext,
+a paragraph underlined with ``===``; a heading inside fenced code is code) →
+the first line, truncated. When its text changes every highlight is looked for again (its
 quote, nearest to where it was); one that cannot be found goes to the
 orphan area (``orphaned_at``), never deleted (金缮条款).
 """
@@ -18,19 +19,60 @@ from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 FRONTMATTER = re.compile(r'\A---\s*\n(.*?)\n---\s*\n', re.DOTALL)
 TITLE_LENGTH = 40
+FENCE = re.compile(r'^ {0,3}(`{3,}|~{3,})')
+ATX_H1 = re.compile(r'^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$')
+ATX_ANY = re.compile(r'^ {0,3}#{1,6}(?:[ \t]|$)')
+SETEXT_H1 = re.compile(r'^ {0,3}=+[ \t]*$')
+SETEXT_H2 = re.compile(r'^ {0,3}-+[ \t]*$')
+BLOCK_START = re.compile(r'^ {0,3}(?:[>*+-]|\d{1,9}[.)])(?:[ \t]|$)')
+
+
+def h1_headings(markdown: str) -> list[str]:
+    """The text of every level-1 heading in order: ATX (``# Title``) and setext (a paragraph
+    underlined with ``===``); lines inside fenced code (``` or ~~~) are code, not headings."""
+    found: list[str] = []
+    fence = ''                  # the opening fence while inside fenced code
+    paragraph: list[str] = []
+    for line in markdown.splitlines():
+        opening = FENCE.match(line)
+        if fence:
+            if opening and opening.group(1)[0] == fence[0] and \
+                    len(opening.group(1)) >= len(fence) and not line.strip(' `~'):
+                fence = ''
+            continue
+        if opening and not (opening.group(1)[0] == '`' and '`' in line[opening.end():]):
+            fence, paragraph = opening.group(1), []
+            continue
+        if paragraph and SETEXT_H1.match(line):
+            found.append(' '.join(paragraph))
+            paragraph = []
+            continue
+        atx = ATX_H1.match(line)
+        if atx:
+            if atx.group(1) and atx.group(1).strip():
+                found.append(atx.group(1).strip())
+            paragraph = []
+        elif not line.strip() or ATX_ANY.match(line) or (paragraph and SETEXT_H2.match(line)) \
+                or (not paragraph and (line.startswith(('    ', '\t')) or
+                                       BLOCK_START.match(line))):
+            paragraph = []
+        else:
+            paragraph.append(line.strip())
+    return found
 
 
 def derive_title(markdown: str) -> str:
-    """frontmatter title → first H1 → first non-empty line, truncated to 40 characters."""
+    """frontmatter title → first H1 (ATX or setext, never one inside fenced code) → first
+    non-empty line, truncated to 40 characters."""
     front = FRONTMATTER.match(markdown)
     if front:
         found = re.search(r'^title:\s*["\']?(.+?)["\']?\s*$', front.group(1), re.MULTILINE)
         if found:
             return found.group(1).strip()
         markdown = markdown[front.end():]
-    h1 = re.search(r'^# +(.+?)\s*#*\s*$', markdown, re.MULTILINE)
-    if h1:
-        return h1.group(1).strip()
+    headings = h1_headings(markdown)
+    if headings:
+        return headings[0]
     first = next((line.strip() for line in markdown.splitlines() if line.strip()), '')
     return first[:TITLE_LENGTH] + ('…' if len(first) > TITLE_LENGTH else '')
 

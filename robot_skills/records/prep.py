@@ -21,12 +21,12 @@ from typing import Literal
 
 from pydantic import Field
 
+from robot_skills.records.documents import h1_headings
 from robot_skills.records.mindmaps import stored_problems
 from robot_skills.records.store import Store
 from robot_skills.records.tools import Out
 
 Verdict = Literal['pass', 'skip', 'warn', 'fail']
-H1 = re.compile(r'^# +\S', re.MULTILINE)
 EMPTY_LINK = re.compile(r'\[[^\]]*\]\(\s*\)')
 PLACEHOLDER = re.compile(r'\b(TODO|TBD|FIXME|XXX)\b|lorem ipsum|待补|待填|占位', re.IGNORECASE)
 SHORTEST, LONGEST = 200, 20000
@@ -80,12 +80,12 @@ def _content(store: Store, lesson: sqlite3.Row) -> list[Check]:
     text = lesson['content_markdown']
     checks = [Check('content.non_empty', 'fail' if not text.strip() else 'pass',
                     '❌ 课文为空' if not text.strip() else '')]
-    headings = H1.findall(text)
+    headings = h1_headings(text)
     checks.append(Check('content.h1', 'fail' if not headings else
                         'warn' if len(headings) > 1 else 'pass',
                         '❌ 课文没有一级标题 (# …)' if not headings else
                         f'⚠️ 课文有 {len(headings)} 个一级标题' if len(headings) > 1 else ''))
-    first = next((line[2:].strip() for line in text.splitlines() if line.startswith('# ')), '')
+    first = headings[0] if headings else ''
     checks.append(Check('content.title', 'warn' if first and first != lesson['title'] else
                         'pass', f'⚠️ 一级标题「{first}」与课题「{lesson["title"]}」不一致'
                         if first and first != lesson['title'] else ''))

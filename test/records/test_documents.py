@@ -21,6 +21,54 @@ def test_the_title_is_derived_in_the_document_s_order(markdown, title):
     assert derive_title(markdown) == title
 
 
+FENCES = [('```', '```'), ('````', '````'), ('~~~', '~~~'), ('```python', '```'),
+          ('~~~ markdown', '~~~~'), ('   ```', '```')]
+
+
+@pytest.mark.parametrize('fence, closing', FENCES)
+def test_a_heading_inside_fenced_code_is_code(fence, closing):
+    code = f'{fence}\n# 这是注释，不是标题\n{closing}\n'
+    assert derive_title(f'前言一句\n{code}\n# 真正的标题\n正文') == '真正的标题'
+    assert derive_title(f'{code}正文第一行') == fence.strip()       # no H1: the first line
+    assert derive_title(f'说明\n{code}\n真正的标题\n=====\n正文') == '真正的标题'
+    unclosed = f'导语\n{fence}\n# 注释\n代码一直没有闭合'
+    assert derive_title(unclosed) == '导语'
+
+
+@pytest.mark.parametrize('markdown, title', [
+    ('力学笔记\n====\n\n正文', '力学笔记'),
+    ('前言段落。\n\n力学笔记\n=\n正文', '力学笔记'),
+    ('力学笔记\n   ===   \n正文', '力学笔记'),
+    ('第一行\n第二行\n===\n正文', '第一行 第二行'),              # a paragraph underlined
+    ('二级标题\n----\n\n# 一级\n', '一级'),                     # --- underlines an H2
+    ('导语\n\n===\n正文', '导语'),                               # === after a blank line
+    ('    缩进代码\n    ===\n# 标题', '标题'),
+    ('## 二级\n===\n# 一级', '一级'),
+    ('# C# 入门 #\n正文', 'C# 入门'),
+    ('#不是标题\n# 是标题', '是标题'),
+    ('#\n# 空标题之后\n', '空标题之后'),
+    ('---\nauthor: x\n---\n```\n# 注释\n```\n笔记\n==\n', '笔记'),
+    ('- 列表项\n===\n# 标题', '标题'),
+])
+def test_setext_h1_counts_and_other_look_alikes_do_not(markdown, title):
+    assert derive_title(markdown) == title
+
+
+def test_verify_prep_reads_headings_the_same_way(desk):
+    pair = desk.pair()
+    course = desk.course(pair)
+    body = '内容' * 150
+    fenced = desk.ok('add_lesson', pair_id=pair, course_id=course, title='惯性',
+                     content_markdown=f'惯性\n===\n{body}\n```\n# 注释\n```\n')['lesson_id']
+    report = desk.ok('verify_prep', pair_id=pair, lesson_id=fenced)
+    assert report['status'] == 'PASS_WITH_WARNINGS', report         # no concept yet
+    assert not any('一级标题' in w for w in report['warnings']), report
+    code_only = desk.ok('add_lesson', pair_id=pair, course_id=course, title='惯性',
+                        content_markdown=f'```\n# 注释\n```\n{body}')['lesson_id']
+    assert '❌ 课文没有一级标题 (# …)' in desk.ok('verify_prep', pair_id=pair,
+                                                lesson_id=code_only)['errors']
+
+
 def test_a_document_gets_its_derived_title_and_source(desk):
     pair = desk.pair()
     made = desk.ok('create_document', pair_id=pair, content_markdown=TEXT)
