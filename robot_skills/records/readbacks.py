@@ -7,7 +7,9 @@ not changed and need not be read again. A frozen (or otherwise not allowed)
 hypothesis is never returned with its content, only as ``{id,
 allowed_for_teaching: false, redacted: true}``. The inbox's item ids are
 deterministic (the same pending thing keeps its id), ordered by priority
-then time, filtered by the consumer's own ``since`` cursor.
+then time, filtered by the consumer's own ``since`` cursor: a timestamp with
+its offset, compared as an instant (a value that is no timestamp is refused,
+never read as "nothing new").
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import hashlib
 import json
 from datetime import datetime, timedelta
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from robot_skills.records.contracts import current
 from robot_skills.records.live import pending_items
@@ -204,7 +206,28 @@ def _root_title(content: str) -> str:
 
 
 class InboxArgs(PairArgs):
-    since: str = Field('', description='ISO time: only items that occurred after it')
+    since: str = Field('', description='an ISO 8601 timestamp with its offset (Z or +08:00): '
+                                       'only items that occurred after that instant')
+
+    @field_validator('since')
+    @classmethod
+    def _instant(cls, value: str) -> str:
+        if value:
+            instant(value)
+        return value
+
+
+def instant(value: str) -> datetime:
+    """An ISO 8601 timestamp with its offset as an aware datetime; anything else is refused
+    (a wrong cursor must never read as an empty inbox that hides work)."""
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f'{value[:40]!r} is not an ISO 8601 timestamp') from None
+    if parsed.tzinfo is None:
+        raise ValueError('the timestamp needs its offset (Z or +08:00): without one it names '
+                         'no instant')
+    return parsed
 
 
 class Inbox(Out):
@@ -252,8 +275,9 @@ def get_teacher_inbox(context: Context, args: InboxArgs) -> dict:
         items.append(_item('contract_unsigned', 'low', {'contract_id': row['contract_id']},
                            'get_context', row['created_at']))
     if args.since:
-        items = [item for item in items if item['occurred_at'] > args.since]
-    items.sort(key=lambda item: (PRIORITIES[item['priority']], item['occurred_at']))
+        since = instant(args.since)
+        items = [item for item in items if instant(item['occurred_at']) > since]
+    items.sort(key=lambda item: (PRIORITIES[item['priority']], instant(item['occurred_at'])))
     feedback = context.store.all("SELECT * FROM feedback WHERE pair_id = ? AND status = 'open' "
                                  'ORDER BY created_at DESC', pair_id)
     return {'items': items, 'open_feedback': {'count': len(feedback), 'recent': [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone, UTC
 
 import pytest
 from records_desk import taught_pair
@@ -122,3 +123,41 @@ def test_lesson_exercise_and_submission_read_backs_stay_in_the_pair(desk, taught
     desk.refused('get_lesson', 'NOT_FOUND', pair_id=other, lesson_id=lessons[0])
     desk.refused('get_exercise', 'NOT_FOUND', pair_id=other, exercise_id=exercise)
     desk.refused('get_submission', 'NOT_FOUND', pair_id=other, submission_id=submission)
+
+
+def test_the_inbox_since_is_an_instant_with_its_offset(desk, taught):
+    pair, lessons, exercise = taught
+    submissions = []
+    for answer in ('一', '二', '三'):
+        submissions.append(desk.ok('submit_exercise', pair_id=pair, exercise_id=exercise,
+                                   learner_answer=answer)['submission_id'])
+        desk.skip(3600)
+    items = desk.ok('get_teacher_inbox', pair_id=pair)['items']
+    assert [i['resource_refs']['submission_id'] for i in items] == submissions
+    middle = datetime.fromisoformat(items[1]['occurred_at'])
+    for zone in (UTC, timezone(timedelta(hours=8)), timezone(timedelta(hours=-5)),
+                 timezone(timedelta(hours=5, minutes=45))):
+        local = middle.astimezone(zone)
+        for text in (local.isoformat(), local.isoformat(timespec='seconds'),
+                     local.isoformat().replace('+00:00', 'Z')):
+            later = desk.ok('get_teacher_inbox', pair_id=pair, since=text)['items']
+            assert [i['resource_refs']['submission_id'] for i in later] == submissions[2:], text
+            earlier = (local - timedelta(seconds=1)).isoformat()
+            assert len(desk.ok('get_teacher_inbox', pair_id=pair, since=earlier)['items']) == 2
+
+
+@pytest.mark.parametrize('since', ['yesterday', '2026-11-30T09:00:00', '2026-11-30',
+                                   '1764493200', '2026-13-01T00:00:00Z', '09:00+08:00',
+                                   'zzzz-11-30T09:00:00Z', '2026-11-30T25:00:00+00:00'])
+def test_a_since_that_is_not_a_timestamp_is_refused(desk, taught, since):
+    pair, _, exercise = taught
+    desk.ok('submit_exercise', pair_id=pair, exercise_id=exercise, learner_answer='a')
+    refused = desk.refused('get_teacher_inbox', 'VALIDATION', pair_id=pair, since=since)
+    assert refused.field == 'args_json.since'
+
+
+def test_live_wait_keeps_an_integer_cursor(desk, taught):
+    pair, _, _ = taught
+    desk.refused('live_wait', 'VALIDATION', pair_id=pair, timeout_s=0,
+                 since='2026-11-30T09:00:00Z')
+    assert desk.ok('live_wait', pair_id=pair, timeout_s=0, since=0)['cursor'] == 0
