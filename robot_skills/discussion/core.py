@@ -208,7 +208,7 @@ class TaCore:
 
 
 def _limit(digest: Digest) -> str:
-    return limit(digest.body, digest.ta_count, digest.ta.last(WINDOW - 1))
+    return limit(digest.body, digest.ta_count, digest.ta.last(WINDOW))
 
 
 def _answered(question: str, turns: Iterable[str]) -> bool:

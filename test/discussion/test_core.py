@@ -8,7 +8,8 @@ from pathlib import Path
 import jsonschema
 from config_files import seed
 import pytest
-from discussion_talk import Talk, broken
+from discussion.limits_oracle import broken
+from discussion_talk import Talk
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
