@@ -1,8 +1,10 @@
 """Courses and lessons (004): create, add, revise, patch, publish, verify_prep, progress.
 
 A lesson is a draft until ``publish_lesson`` runs the same validator as
-``verify_prep`` (a ❌ blocks, ⚠️ pass). ``update_lesson`` needs a reason,
-snapshots the old text into ``lesson_revision`` and bumps the revision
+``verify_prep`` (a ❌ blocks, ⚠️ pass). ``update_lesson`` revises only a
+lesson the learner has not reached (not started: the text of a lesson she is
+learning or has learned is never rewritten, also in the schema); it needs a
+reason, snapshots the old text into ``lesson_revision`` and bumps the revision
 (``teaching`` by default: shown to the learner; ``technical``: kept, not
 shown). ``patch_lesson`` follows the three laws of changing a lesson: not
 started → use update_lesson; in progress → teacher_note only; learned →
@@ -118,7 +120,14 @@ def update_lesson(context: Context, args: UpdateLesson) -> dict:
     pair_id = context.pair(args.pair_id)
     lesson = context.owned('lesson', args.lesson_id, pair_id)
     if lesson['progress'] == 'closed':
-        raise conflict('a closed lesson is final')
+        raise conflict('a closed lesson is final: its text is never rewritten (patch_lesson '
+                       'adds an erratum beside it)', progress='closed', allowed=['erratum'])
+    if lesson['progress'] != 'not_started':
+        allowed = LAWS[lesson['progress']]
+        raise conflict(f'she has reached this lesson ({lesson["progress"]}): its text is never '
+                       f'rewritten; revisions apply to lessons she has not reached. Use '
+                       f'patch_lesson with kind {allowed[0]}', progress=lesson['progress'],
+                       allowed=list(allowed))
     now = context.now()
     snapshot = {k: lesson[k] for k in ('title', 'content_markdown', 'modality_declarations')}
     context.store.run('INSERT INTO lesson_revision VALUES (?, ?, ?, ?, ?, ?)', args.lesson_id,

@@ -4,7 +4,8 @@ Opened by ``runtime/database.py`` (WAL with synchronous FULL, foreign keys,
 one transaction per tool call, forward-only migrations). Final states are
 enforced twice: by the tools (with a structured error) and by the schema
 (a CHECK or a trigger), so no sequence of calls, and no bug in a tool, can
-bring a completed or voided contract, or a closed lesson, back. Its
+bring a completed or voided contract, or a closed lesson, back, or rewrite
+the text of a lesson the learner has reached. Its
 ``application_id`` is ``APPLICATION_ID``: the coordinator's store, or any other
 file, is refused rather than migrated.
 """
@@ -349,6 +350,24 @@ MIGRATIONS = (
         empty_calls INTEGER NOT NULL,
         first_at TEXT NOT NULL
     );
+    ''',
+    # 4 (issue 16): the learner's Class C choices made at signing; which move a live
+    # response answered (how many moves the session had when she answered, so "no agent
+    # move after it" does not depend on two clocks agreeing); the text of a lesson she has
+    # reached is never rewritten (also in the schema); weather expiries stored in UTC.
+    '''
+    ALTER TABLE contract ADD COLUMN class_c TEXT;
+    ALTER TABLE live_response ADD COLUMN after_move_seq INTEGER;
+    UPDATE live_response SET after_move_seq = (
+        SELECT count(*) FROM live_move WHERE live_move.live_session_id =
+        live_response.live_session_id AND julianday(live_move.at) <= julianday(live_response.at));
+    UPDATE reflection SET weather_expires_at = coalesce(
+        strftime('%Y-%m-%dT%H:%M:%f+00:00', weather_expires_at), weather_expires_at)
+        WHERE weather_expires_at IS NOT NULL;
+    CREATE TRIGGER lesson_text_kept BEFORE UPDATE OF title, content_markdown ON lesson
+        WHEN OLD.progress != 'not_started' AND (NEW.title IS NOT OLD.title OR
+                                                NEW.content_markdown IS NOT OLD.content_markdown)
+        BEGIN SELECT RAISE(ABORT, 'the text of a lesson she has reached is never rewritten'); END;
     ''',
 )
 

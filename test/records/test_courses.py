@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 
 import pytest
 from records_desk import LESSON
@@ -134,3 +135,42 @@ def test_verify_prep_compact_verbose_and_course(desk, course):
     desk.refused('verify_prep', 'NOT_FOUND', pair_id=pair, course_id=empty)
     rows = desk.store.one('SELECT count(*) AS n FROM lesson_revision')['n']
     assert rows == 0                                             # read-only
+
+
+@pytest.mark.parametrize('progress, patch', [('in_progress', 'teacher_note'),
+                                             ('completed_declared', 'erratum')])
+def test_a_lesson_she_has_reached_is_never_rewritten(desk, course, progress, patch):
+    pair, course_id = course
+    lesson = desk.lesson(pair, course_id)
+    desk.ok('update_lesson', pair_id=pair, lesson_id=lesson, content_markdown=LESSON + '\n补充',
+            revision_reason='备课时补一句')                       # not reached yet: revised
+    desk.ok('declare_lesson_progress', pair_id=pair, lesson_id=lesson, progress=progress)
+    before = dict(desk.store.one('SELECT * FROM lesson WHERE lesson_id = ?', lesson))
+    for change in ({'content_markdown': '# 重写'}, {'title': '新标题'},
+                   {'modality_declarations': {'mindmap': '不配图'}},
+                   {'content_markdown': before['content_markdown'], 'title': '同文异题'}):
+        for kind in ('teaching', 'technical'):
+            refused = desk.refused('update_lesson', 'CONFLICT', pair_id=pair, lesson_id=lesson,
+                                   revision_reason='她问到了', revision_kind=kind, **change)
+            assert refused.result['shortfall'] == {'progress': progress, 'allowed': [patch]}
+            assert 'patch_lesson' in refused.error
+    assert dict(desk.store.one('SELECT * FROM lesson WHERE lesson_id = ?', lesson)) == before
+    history = desk.store.all('SELECT revision, reason FROM lesson_revision WHERE lesson_id = ?',
+                             lesson)
+    assert [tuple(r) for r in history] == [(1, '备课时补一句')]      # the history is kept
+    desk.ok('patch_lesson', pair_id=pair, lesson_id=lesson, kind=patch, body='此处补一句。')
+    other = desk.lesson(pair, course_id)                              # one she has not reached
+    assert desk.ok('update_lesson', pair_id=pair, lesson_id=other, title='下一课',
+                   revision_reason='前方课修订')['revision'] == 2
+
+
+@pytest.mark.parametrize('progress', ['in_progress', 'completed_declared'])
+def test_the_schema_keeps_a_reached_lesson_s_text_too(desk, course, progress):
+    pair, course_id = course
+    lesson = desk.lesson(pair, course_id, progress=progress)
+    for column in ('title', 'content_markdown'):
+        with pytest.raises(sqlite3.IntegrityError, match='never rewritten'):
+            desk.store.run(f'UPDATE lesson SET {column} = ? WHERE lesson_id = ?', 'x', lesson)
+    desk.store.run('UPDATE lesson SET updated_at = ? WHERE lesson_id = ?', 'now', lesson)
+    fresh = desk.lesson(pair, course_id)
+    desk.store.run('UPDATE lesson SET title = ? WHERE lesson_id = ?', 'x', fresh)

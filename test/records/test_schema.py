@@ -1,0 +1,47 @@
+"""The records schema moves forward: a schema-3 store is upgraded to 4 in place (issue 16)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from robot_skills.records.store import APPLICATION_ID, MIGRATIONS, Store
+from robot_skills.runtime.database import open_database
+
+
+def test_a_version_3_store_is_upgraded_with_its_rows(tmp_path):
+    path = tmp_path / 'records.sqlite3'
+    old = open_database(path, MIGRATIONS[:3], APPLICATION_ID)
+    old.executescript('''
+        INSERT INTO learner VALUES ('l1', '林小雨', 't');
+        INSERT INTO pair VALUES ('pair_1', 'l1', 'p', 'm', 'a', 'active', 't');
+        INSERT INTO course (course_id, pair_id, title, created_at) VALUES ('co_1', 'pair_1',
+            'c', 't');
+        INSERT INTO lesson (lesson_id, course_id, title, content_markdown, position, progress,
+            created_at, updated_at) VALUES ('le_1', 'co_1', 't', '# t', 1, 'in_progress', 't',
+            't');
+        INSERT INTO live_session (live_session_id, pair_id, context_type, status, started_at)
+            VALUES ('lv_1', 'pair_1', 'lesson', 'active', '2026-11-30T09:00:00.000+00:00');
+        INSERT INTO live_move VALUES ('mv_1', 'lv_1', 1, 'FRAME', 'f', 'none',
+            '2026-11-30T09:00:01.000+00:00');
+        INSERT INTO live_response VALUES ('rsp_1', 'lv_1', NULL, 'a',
+            '2026-11-30T17:00:02.000+08:00');
+        INSERT INTO live_move VALUES ('mv_2', 'lv_1', 2, 'EXPLAIN', 'e', 'none',
+            '2026-11-30T09:00:03.000+00:00');
+        INSERT INTO live_response VALUES ('rsp_2', 'lv_1', NULL, 'b',
+            '2026-11-30T09:00:04.000+00:00');
+        INSERT INTO reflection VALUES ('tr_1', 'pair_1', NULL, NULL, 'unanchored', 'weather',
+            '{}', '2026-12-01T08:00:00+08:00', 't');
+    ''')
+    old.close()
+    store = Store(path)
+    assert store.version == len(MIGRATIONS) == 4
+    assert [tuple(r) for r in store.all('SELECT response_id, after_move_seq FROM live_response '
+                                        'ORDER BY response_id')] == [('rsp_1', 1), ('rsp_2', 2)]
+    assert store.one('SELECT weather_expires_at FROM reflection')[0] == \
+        '2026-12-01T00:00:00.000+00:00'
+    assert store.one('SELECT class_c FROM contract') is None       # a new, empty column
+    with pytest.raises(sqlite3.IntegrityError):
+        store.run("UPDATE lesson SET content_markdown = '# 重写' WHERE lesson_id = 'le_1'")
+    store.close()
