@@ -184,8 +184,12 @@ def live_learner_respond(context: Context, args: Respond) -> dict:
     if args.move_id:
         context.owned('live_move', args.move_id, pair_id)
     response_id = context.new_id('rsp')
-    context.store.run('INSERT INTO live_response VALUES (?, ?, ?, ?, ?)', response_id,
-                      args.live_session_id, args.move_id or None, args.text, context.now())
+    moves = context.store.one('SELECT count(*) AS n FROM live_move WHERE live_session_id = ?',
+                              args.live_session_id)['n']
+    context.store.run('INSERT INTO live_response (response_id, live_session_id, move_id, text, '
+                      'at, after_move_seq) VALUES (?, ?, ?, ?, ?, ?)', response_id,
+                      args.live_session_id, args.move_id or None, args.text, context.now(),
+                      moves)
     context.store.run("UPDATE live_session SET awaiting_role = 'agent' WHERE live_session_id = ?",
                       args.live_session_id)
     emit(context, pair_id, 'learner_response', args.live_session_id,
@@ -437,9 +441,11 @@ def pending_items(context: Context, pair_id: str) -> list[dict]:
         if moves == 0:
             reason, kind = 'session_start', 'session_start'
         elif session['awaiting_role'] == 'agent':
-            answered = context.store.one('SELECT 1 FROM live_response WHERE live_session_id = ?',
-                                         session['live_session_id'])
-            reason = 'learner_response_waiting' if answered else 'agent_owes_move'
+            # waiting only while her latest response has no agent move after it
+            unanswered = context.store.one('SELECT 1 FROM live_response WHERE '
+                                           'live_session_id = ? AND after_move_seq >= ?',
+                                           session['live_session_id'], moves)
+            reason = 'learner_response_waiting' if unanswered else 'agent_owes_move'
             kind = 'guided_response'
         else:
             continue

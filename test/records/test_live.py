@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from records_desk import FRAME, taught_pair
 
@@ -263,3 +265,50 @@ def test_the_journal_entry_may_cite_the_live_evaluation_instead(desk, room):
     closed = desk.ok('close_lesson_loop', pair_id=pair, lesson_id=lesson, receipt=[
         {'kind': 'journal_entry', 'ref_id': evaluation, 'description': '这一场的场评'}])
     assert closed['closure_progress']['state'] == 'closed'
+
+
+def reasons(desk, pair) -> list[str]:
+    return [s['pending_reason'] for s in desk.ok('live_pending', pair_id=pair)['sessions']
+            if s['type'] == 'guided_response']
+
+
+@pytest.mark.parametrize('moves_after', [
+    [('EXPLAIN', 'none')], [('FEEDBACK', 'none')], [('EXPLAIN', 'none'), ('MODEL', 'none')],
+    [('ASK', 'text'), '她答', ('FEEDBACK', 'none')],
+    [('ASK', 'text'), '她答', '她又补一句', ('EXPLAIN', 'none')],
+])
+def test_a_response_followed_by_an_agent_move_is_no_longer_waiting(desk, room, moves_after):
+    pair, _, session = room
+    desk.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='FRAME',
+            content=FRAME)
+    desk.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='ASK',
+            content='几个力？', response_kind='text')
+    assert reasons(desk, pair) == []                       # her turn: nothing pending
+    desk.ok('live_learner_respond', pair_id=pair, live_session_id=session, text='三个')
+    assert reasons(desk, pair) == ['learner_response_waiting']
+    for step in moves_after:
+        if isinstance(step, str):
+            desk.ok('live_learner_respond', pair_id=pair, live_session_id=session, text=step)
+            assert reasons(desk, pair) == ['learner_response_waiting']
+        else:
+            desk.ok('live_move_append', pair_id=pair, live_session_id=session,
+                    move_type=step[0], content='受力图先画重力。', response_kind=step[1])
+    assert reasons(desk, pair) == ['agent_owes_move']      # the agent holds the turn, owes
+
+
+def test_a_response_in_the_same_instant_as_a_move_is_ordered_by_the_move_count(desk, room):
+    pair, _, session = room
+    instant = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    desk.records.context.clock = lambda: instant        # every call in the same millisecond
+    desk.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='FRAME',
+            content=FRAME)
+    desk.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='ASK',
+            content='几个力？', response_kind='text')
+    desk.ok('live_learner_respond', pair_id=pair, live_session_id=session, text='三个')
+    desk.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='EXPLAIN',
+            content='对，重力、支持力、摩擦力。')
+    assert reasons(desk, pair) == ['agent_owes_move']
+    desk.ok('live_move_append', pair_id=pair, live_session_id=session, move_type='ASK',
+            content='哪个最大？', response_kind='text')
+    desk.ok('live_learner_respond', pair_id=pair, live_session_id=session, text='重力')
+    assert reasons(desk, pair) == ['learner_response_waiting']
