@@ -5,8 +5,10 @@ other: established-and-completed (结业), voided (作废), and the proposal
 never signed. The "current" contract of a pair is the latest established one
 that is neither voided nor completed (``current``): every tool that needs an
 active contract asks it. Class C terms (reminder channels) are the learner's
-to choose at signing and are refused here; cadence is the exception the
-document makes.
+to choose at signing and are refused in a proposal; cadence is the exception
+the document makes. At signing she may turn the Class B knobs and the cadence
+and sets her Class C choices (``establish_contract``); Class A (the goal, the
+time range, the success criteria) is what was agreed and cannot change there.
 """
 
 from __future__ import annotations
@@ -109,33 +111,88 @@ class ContractArgs(PairArgs):
     contract_id: str = Field(min_length=1)
 
 
+CLASS_B = ('intensity', 'interaction_mode', 'content_modality', 'pace', 'weekly_capacity_hours',
+           'preferred_time_of_day')
+Channel = Literal['push', 'ical', 'email', 'sms']
+
+
+class ClassC(Args):
+    """The learner's own choices, made at signing (the agent never writes them)."""
+
+    reminder_channels: list[Channel] = Field(default_factory=list, max_length=4,
+                                             description='[] = no reminders')
+
+    @field_validator('reminder_channels')
+    @classmethod
+    def _once(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError('each reminder channel once')
+        return value
+
+
 class Establish(ContractArgs):
+    """Signing: she may turn the Class B knobs and the cadence first, and sets Class C."""
+
+    intensity: str | None = Field(None, min_length=1)
+    interaction_mode: str | None = Field(None, min_length=1)
+    content_modality: str | None = Field(None, min_length=1)
+    pace: str | None = Field(None, min_length=1)
+    weekly_capacity_hours: float | None = Field(None, gt=0, le=168)
+    preferred_time_of_day: str | None = Field(None, min_length=1)
     cadence: Cadence | None = Field(None, description='the learner may turn the knobs first')
+    class_c: ClassC | None = Field(None, description="her reminder channels, hers to choose")
 
 
 class Established(Out):
     contract_id: str
     setup_status: Literal['established']
     established_at: str
+    terms: dict
+    cadence: dict | None
+    class_c: dict | None
+    adjusted: list[str] = []
     replayed: bool = False
 
 
 @tool('establish_contract', Establish, Established)
 def establish_contract(context: Context, args: Establish) -> dict:
-    """The learner signs a proposed contract (learner side, the /contract page)."""
+    """The learner signs a proposed contract (learner side, the /contract page), having
+    turned the Class B knobs and the cadence if she wished, and chosen her Class C terms."""
     pair_id = context.pair(args.pair_id)
     row = context.owned('contract', args.contract_id, pair_id)
-    if row['setup_status'] == 'established' and row['voided_at'] is None:
-        return {'contract_id': args.contract_id, 'setup_status': 'established',
-                'established_at': row['established_at'], 'replayed': True}
     if row['voided_at'] is not None:
         raise conflict('a voided contract cannot be signed')
+    terms = json.loads(row['terms'])
+    knobs = {name: getattr(args, name) for name in CLASS_B if getattr(args, name) is not None}
+    signed_terms = {**terms, **knobs}
+    cadence = (args.cadence.model_dump(exclude_none=True) if args.cadence is not None else
+               _loads(row['cadence']))
+    class_c = (args.class_c.model_dump() if args.class_c is not None else
+               _loads(row['class_c']))
+    if row['setup_status'] == 'established':          # a replay: the same signing, or refused
+        stored_cadence = {k: v for k, v in (_loads(row['cadence']) or {}).items()
+                          if k != 'updated_at'}
+        if signed_terms != terms or class_c != _loads(row['class_c']) or (
+                args.cadence is not None and cadence != stored_cadence):
+            raise conflict('this contract is signed already: its knobs were turned at signing '
+                           '(the cadence changes with update_contract_cadence)')
+        return {'contract_id': args.contract_id, 'setup_status': 'established',
+                'established_at': row['established_at'], 'terms': terms,
+                'cadence': _loads(row['cadence']), 'class_c': class_c, 'replayed': True}
+    adjusted = [name for name, value in knobs.items() if terms.get(name) != value]
+    if args.cadence is not None and cadence != _loads(row['cadence']):
+        adjusted.append('cadence')
     now = context.now()
-    cadence = _json(args.cadence) if args.cadence is not None else row['cadence']
     context.store.run("UPDATE contract SET setup_status = 'established', active = 1, "
-                      'established_at = ?, cadence = ?, updated_at = ? WHERE contract_id = ?',
-                      now, cadence, now, args.contract_id)
-    return {'contract_id': args.contract_id, 'setup_status': 'established', 'established_at': now}
+                      'established_at = ?, terms = ?, cadence = ?, class_c = ?, updated_at = ? '
+                      'WHERE contract_id = ?', now, json.dumps(signed_terms, ensure_ascii=False),
+                      None if cadence is None else json.dumps(cadence, ensure_ascii=False),
+                      None if class_c is None else json.dumps(class_c), now, args.contract_id)
+    context.store.event(pair_id, 'contract.established', {
+        'contract_id': args.contract_id, 'adjusted': adjusted,
+        'class_c_set': args.class_c is not None}, now)
+    return {'contract_id': args.contract_id, 'setup_status': 'established', 'established_at': now,
+            'terms': signed_terms, 'cadence': cadence, 'class_c': class_c, 'adjusted': adjusted}
 
 
 class UpdateCadence(ContractArgs):
@@ -313,3 +370,7 @@ def course_gap(context: Context, course_id: str) -> dict:
 
 def _json(model: Args | None) -> str | None:
     return model.model_dump_json(exclude_none=True) if model is not None else None
+
+
+def _loads(raw: str | None) -> dict | None:
+    return json.loads(raw) if raw else None

@@ -160,3 +160,71 @@ def test_completion_needs_a_contract_in_force(desk, state):
                            completion_note='结业')
     assert refused.result['shortfall']['state'] == ('not signed yet' if state == 'proposed'
                                                     else 'voided')
+
+
+KNOBS = {'intensity': 'high', 'interaction_mode': 'socratic', 'content_modality': 'text',
+         'pace': 'slow', 'weekly_capacity_hours': 2.5, 'preferred_time_of_day': 'morning'}
+
+
+@pytest.mark.parametrize('knob', sorted(KNOBS))
+def test_signing_may_turn_each_class_b_knob(desk, knob):
+    pair = desk.pair()
+    contract = desk.ok('propose_contract', pair_id=pair, goal='读完力学', intensity='medium',
+                       pace='steady', weekly_capacity_hours=4, cadence=CADENCE)['contract_id']
+    signed = desk.ok('establish_contract', pair_id=pair, contract_id=contract,
+                     **{knob: KNOBS[knob]})
+    assert signed['adjusted'] == [knob] and signed['terms'][knob] == KNOBS[knob]
+    terms = json.loads(desk.store.one('SELECT terms FROM contract')['terms'])
+    proposed = {'goal': '读完力学', 'intensity': 'medium', 'pace': 'steady',
+                'weekly_capacity_hours': 4, 'title': ''}
+    assert terms == {**proposed, knob: KNOBS[knob]}            # the rest as proposed
+
+
+def test_signing_turns_knobs_and_cadence_and_records_her_class_c(desk):
+    pair = desk.pair()
+    contract = desk.contract(pair, establish=False)
+    cadence = {'mode': 'fragmented', 'reminders': 'native', 'auto_duty': False}
+    signed = desk.ok('establish_contract', pair_id=pair, contract_id=contract, **KNOBS,
+                     cadence=cadence, class_c={'reminder_channels': ['ical', 'email']})
+    assert sorted(signed['adjusted']) == sorted([*KNOBS, 'cadence'])
+    row = desk.store.one('SELECT * FROM contract WHERE contract_id = ?', contract)
+    assert json.loads(row['class_c']) == {'reminder_channels': ['ical', 'email']}
+    assert json.loads(row['cadence']) == {**cadence, 'slots': []}
+    assert json.loads(row['terms']) == {'goal': '三个月读完高一力学', 'title': '', **KNOBS}
+    assert (row['setup_status'], row['active']) == ('established', 1)
+    replay = desk.ok('establish_contract', pair_id=pair, contract_id=contract, **KNOBS,
+                     class_c={'reminder_channels': ['ical', 'email']})
+    assert replay['replayed'] and replay['established_at'] == signed['established_at']
+    changed = desk.refused('establish_contract', 'CONFLICT', pair_id=pair, contract_id=contract,
+                           pace='fast')
+    assert 'signed already' in changed.error
+    desk.refused('establish_contract', 'CONFLICT', pair_id=pair, contract_id=contract,
+                 class_c={'reminder_channels': ['push']})
+    assert json.loads(desk.store.one('SELECT terms FROM contract')['terms'])['pace'] == 'slow'
+
+
+@pytest.mark.parametrize('args', [
+    {'goal': '换个目标'}, {'time_range': '一年'}, {'success_criteria': '随便'},
+    {'reminder_channels': ['push']},                      # Class C goes in class_c
+    {'class_c': {'reminder_channels': ['pigeon']}},
+    {'class_c': {'reminder_channels': ['push', 'push']}},
+    {'class_c': {'reminder_channels': ['push'], 'channel_time': '08:00'}},
+    {'weekly_capacity_hours': 0}, {'pace': ''},
+])
+def test_signing_changes_no_class_a_term_and_only_known_choices(desk, args):
+    pair = desk.pair()
+    contract = desk.contract(pair, establish=False)
+    desk.refused('establish_contract', 'VALIDATION', pair_id=pair, contract_id=contract, **args)
+    assert desk.store.one('SELECT setup_status FROM contract')['setup_status'] == 'proposed'
+
+
+def test_signing_without_knobs_keeps_the_proposal_and_no_reminders_is_a_choice(desk):
+    pair = desk.pair()
+    contract = desk.contract(pair, establish=False)
+    signed = desk.ok('establish_contract', pair_id=pair, contract_id=contract,
+                     class_c={'reminder_channels': []})
+    assert signed['adjusted'] == [] and signed['cadence'] == CADENCE | {'auto_duty': False}
+    assert json.loads(desk.store.one('SELECT class_c FROM contract')['class_c']) == {
+        'reminder_channels': []}
+    still = desk.contract(pair, establish=False)
+    assert desk.ok('establish_contract', pair_id=pair, contract_id=still)['class_c'] is None
