@@ -33,6 +33,10 @@ from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 COUNTS = ('flashcards_reviewed_count', 'exercises_submitted_count', 'live_turns_count',
           'duration_minutes')
+# The reflections still in force: a weather reflection past its expiry is gone from every
+# read-back (过期即焚). Used as a table, with the time now as its one parameter.
+REFLECTIONS = ("(SELECT * FROM reflection WHERE main_attribution != 'weather' OR "
+               'julianday(weather_expires_at) > julianday(?))')
 # Which record a receipt item of each kind points at.
 REFERENCES = {
     'exercise_feedback': 'submission', 'forward_revision': 'lesson',
@@ -201,8 +205,8 @@ def facts(context: Context, lesson: sqlite3.Row) -> dict:
     ungraded = _ungraded(context, lesson_id)
     done = {'graded': not ungraded, **_live_items(context, lesson_id),
             'post_lesson_evaluation': _evaluated(context, lesson_id, pair_id),
-            'reflection': context.store.one('SELECT 1 FROM reflection WHERE lesson_id = ?',
-                                            lesson_id) is not None}
+            'reflection': context.store.one(f'SELECT 1 FROM {REFLECTIONS} WHERE lesson_id = ?',
+                                            context.now(), lesson_id) is not None}
     completed = [item for item, ok in done.items() if ok]
     missing = [item for item, ok in done.items() if not ok]
     closed = lesson['progress'] == 'closed'

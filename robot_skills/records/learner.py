@@ -9,8 +9,11 @@ names what it superseded), retire. Her verdicts rule: rejected and frozen
 refuse all three, confirmed allows only reinforce.
 
 A reflection stands on one main attribution with evidence, a counterfactual
-and an action link of the matching type; ``weather`` needs an expiry and never
-writes the learner profile. It is anchored to a lesson: given, or inferred
+and an action link of the matching type; ``weather`` needs an expiry (a
+future timestamp with its offset) and never writes the learner profile; past
+its expiry it is gone from every read-back (the brief, the closure facts, the
+inbox, the attribution counts) and deleted at the next reflection (过期即焚).
+It is anchored to a lesson: given, or inferred
 (the live session's lesson → the one active live room → the last live lesson
 within 24 h), the source said in the answer, else an unanchored warning.
 
@@ -25,12 +28,12 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import UTC, timedelta
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import AwareDatetime, Field, model_validator
 
-from robot_skills.records.closure import Facts, progress_of
+from robot_skills.records.closure import REFLECTIONS, Facts, progress_of
 from robot_skills.records.errors import conflict, permission, validation
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
@@ -187,7 +190,8 @@ class Reflect(PairArgs):
     method: str = Field(min_length=1, description='how it was taught')
     next_action: str = Field(min_length=1)
     lesson_preference: str = ''
-    weather_expires_at: datetime | None = None
+    weather_expires_at: AwareDatetime | None = Field(
+        None, description='weather only: when it burns (a timestamp with its offset)')
     lesson_id: str = ''
     live_session_id: str = ''
 
@@ -221,18 +225,25 @@ class Reflected(Out):
 def reflect_on_teaching(context: Context, args: Reflect) -> dict:
     """A TeacherReflection with one main attribution, anchored to a lesson (given or inferred)."""
     pair_id = context.pair(args.pair_id)
+    expires = None
+    if args.weather_expires_at is not None:
+        if args.weather_expires_at <= context.clock():
+            raise validation('weather_expires_at is past: a weather reflection that has '
+                             'expired already is burnt, not written')
+        expires = args.weather_expires_at.astimezone(UTC).isoformat(timespec='milliseconds')
     lesson_id, source = _anchor(context, pair_id, args)
     reflection_id, now = context.new_id('tr'), context.now()
+    context.store.run("DELETE FROM reflection WHERE pair_id = ? AND main_attribution = 'weather' "
+                      'AND julianday(weather_expires_at) <= julianday(?)', pair_id, now)
     body = args.model_dump(mode='json', include={'evidence', 'counterfactual', 'action_link',
                                                  'method', 'next_action', 'lesson_preference'})
     context.store.run('INSERT INTO reflection VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', reflection_id,
                       pair_id, lesson_id, args.live_session_id or None, source,
-                      args.main_attribution, json.dumps(body, ensure_ascii=False),
-                      args.weather_expires_at.isoformat() if args.weather_expires_at else None,
+                      args.main_attribution, json.dumps(body, ensure_ascii=False), expires,
                       now)
     recent = Counter(r['main_attribution'] for r in context.store.all(
-        'SELECT main_attribution FROM reflection WHERE pair_id = ? ORDER BY created_at DESC '
-        'LIMIT 20', pair_id))
+        f'SELECT main_attribution FROM {REFLECTIONS} WHERE pair_id = ? ORDER BY created_at '
+        'DESC LIMIT 20', now, pair_id))
     note = ANCHOR_NOTES[source]
     return {'created_refs': {'reflection_id': reflection_id, 'anchored_lesson_id': lesson_id},
             'anchor_source': source, 'human_note': note, 'recent_attributions': dict(recent),

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from pydantic import Field, field_validator
 
+from robot_skills.records.closure import REFLECTIONS
 from robot_skills.records.contracts import current
 from robot_skills.records.live import pending_items
 from robot_skills.records.tools import Context, Out, PairArgs, tool
@@ -49,10 +50,11 @@ def brief(context: Context, pair_id: str, limit: int = 5, lesson_id: str = '') -
     evaluations = context.store.all('SELECT lesson_id, body, updated_at FROM '
                                     'post_lesson_evaluation WHERE pair_id = ? ORDER BY '
                                     'updated_at DESC LIMIT 3', pair_id)
+    at = context.now()
     reflection = (lesson_id and context.store.one(
-        'SELECT * FROM reflection WHERE pair_id = ? AND lesson_id = ? ORDER BY created_at DESC',
-        pair_id, lesson_id)) or context.store.one(
-        'SELECT * FROM reflection WHERE pair_id = ? ORDER BY created_at DESC', pair_id)
+        f'SELECT * FROM {REFLECTIONS} WHERE pair_id = ? AND lesson_id = ? ORDER BY created_at '
+        'DESC', at, pair_id, lesson_id)) or context.store.one(
+        f'SELECT * FROM {REFLECTIONS} WHERE pair_id = ? ORDER BY created_at DESC', at, pair_id)
     body = json.loads(reflection['body']) if reflection else None
     contract = current(context, pair_id)
     return {
@@ -250,7 +252,7 @@ def get_teacher_inbox(context: Context, args: InboxArgs) -> dict:
     for row in context.store.all(
             "SELECT live_session_id, ended_at FROM live_session WHERE pair_id = ? AND status = "
             "'completed' AND live_session_id NOT IN (SELECT coalesce(live_session_id, '') FROM "
-            'reflection)', pair_id):
+            f'{REFLECTIONS})', pair_id, context.now()):
         items.append(_item('live_without_reflection', 'medium',
                            {'live_session_id': row['live_session_id']}, 'reflect_on_teaching',
                            row['ended_at']))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import timedelta, timezone
 
 import pytest
 from records_desk import FRAME, T0, taught_pair
@@ -172,3 +172,53 @@ def test_only_an_unanchored_reflection_carries_the_warning(desk):
     desk.skip(25 * 3600)                       # no live lesson within 24 h: nothing to infer
     alone = desk.ok('reflect_on_teaching', pair_id=pair, **REFLECTION)
     assert alone['anchor_source'] == 'unanchored' and '⚠️' in alone['human_note']
+
+
+WEATHER = {**REFLECTION, 'main_attribution': 'weather', 'action_link': {'type': 'none'},
+           'method': '她今天很累，节奏放慢', 'next_action': '看她状态再定'}
+
+
+def test_a_weather_reflection_past_its_expiry_is_gone_from_every_read_back(desk):
+    pair, lessons = taught_pair(desk)
+    room = desk.ok('live_session_start', pair_id=pair, lesson_id=lessons[0])['live_session_id']
+    desk.ok('live_declare_close', pair_id=pair, live_session_id=room)
+    desk.ok('live_session_complete', pair_id=pair, live_session_id=room, summary='s',
+            teacher_reflection='t', next_action='n')
+    older = desk.ok('reflect_on_teaching', pair_id=pair, lesson_id=lessons[1], **REFLECTION)
+    # two hours from now, written in Beijing time: compared as an instant, not as text
+    expires = (T0 + timedelta(hours=2)).astimezone(timezone(timedelta(hours=8)))
+    weather = desk.ok('reflect_on_teaching', pair_id=pair, lesson_id=lessons[0],
+                      live_session_id=room, **WEATHER, weather_expires_at=expires.isoformat())
+    assert weather['recent_attributions'] == {'explanation': 1, 'weather': 1}
+
+    def read_backs() -> dict:
+        brief = desk.ok('get_learner_brief', pair_id=pair, lesson_id=lessons[0])
+        return {'brief': brief['latest_reflection'], 'etag': brief['brief_etag'],
+                'facts': 'reflection' in desk.ok('get_lesson_closure_facts', pair_id=pair,
+                                                 lesson_id=lessons[0])['completed'],
+                'inbox': [i['type'] for i in desk.ok('get_teacher_inbox', pair_id=pair)[
+                    'items']]}
+
+    before = read_backs()
+    assert before['brief']['reflection_id'] == weather['created_refs']['reflection_id']
+    assert before['facts'] and 'live_without_reflection' not in before['inbox']
+    desk.skip(2 * 3600 - 60)                    # a minute before: still in force
+    assert read_backs()['brief'] == before['brief']
+    desk.skip(120)                              # a minute after: burnt
+    after = read_backs()
+    assert after['brief']['reflection_id'] == older['created_refs']['reflection_id']
+    assert '她今天很累' not in str(after) and after['etag'] != before['etag']
+    assert after['facts'] is False and 'live_without_reflection' in after['inbox']
+    again = desk.ok('reflect_on_teaching', pair_id=pair, lesson_id=lessons[2], **REFLECTION)
+    assert again['recent_attributions'] == {'explanation': 2}
+    assert desk.store.one("SELECT count(*) FROM reflection WHERE main_attribution = "
+                          "'weather'")[0] == 0          # burnt, not only hidden
+
+
+@pytest.mark.parametrize('expiry', ['2026-12-01T09:00:00', '2026-11-30T08:00:00+00:00',
+                                    '2026-11-30T16:59:59+08:00', 'tomorrow'])
+def test_a_weather_expiry_is_a_future_instant_with_its_offset(desk, expiry):
+    pair, lessons = taught_pair(desk)
+    desk.refused('reflect_on_teaching', 'VALIDATION', pair_id=pair, lesson_id=lessons[0],
+                 **WEATHER, weather_expires_at=expiry)
+    assert desk.store.one('SELECT count(*) FROM reflection')[0] == 0
