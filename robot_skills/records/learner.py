@@ -3,7 +3,9 @@
 Hypotheses are written only from the learner's third completed lesson on;
 a domain on her observation no-go register is silently not written (the
 answer says why); a judgement of her confidence or its calibration is never
-a hypothesis (that belongs to a reflection). Lifecycle: reinforce (evidence
+a hypothesis (that belongs to a reflection; ``calibration.py`` recognises the
+class: her confidence level, over- or under-confidence, self-assessment
+against accuracy). Lifecycle: reinforce (evidence
 renewed), revise (the old row expires, a new row takes over its evidence and
 names what it superseded), retire. Her verdicts rule: rejected and frozen
 refuse all three, confirmed allows only reinforce.
@@ -26,20 +28,18 @@ declined (declined needs a note; the last two are final).
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from datetime import UTC, timedelta
 from typing import Literal
 
 from pydantic import AwareDatetime, Field, model_validator
 
+from robot_skills.records.calibration import confidence_judgement
 from robot_skills.records.closure import REFLECTIONS, Facts, progress_of
 from robot_skills.records.errors import conflict, permission, validation
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 FIRST_LESSON_FOR_HYPOTHESES = 3
-CALIBRATION = re.compile(r'把握度|高估|低估|自信心|自我评估偏|校准|confidence|calibrat|'
-                         r'over-?confident|under-?confident', re.IGNORECASE)
 # A reflection's main attribution, and the action link type that matches it.
 ATTRIBUTIONS = {'explanation': 'lesson_revision', 'task_design': 'exercise',
                 'pacing': 'cadence', 'feedback': 'flashcard', 'relationship': 'feedback',
@@ -93,9 +93,10 @@ class HypothesisWritten(Out):
 def write_hypothesis(context: Context, args: Hypothesis) -> dict:
     """Write a LearnerHypothesis, or reinforce / revise / retire one."""
     pair_id = context.pair(args.pair_id)
-    if CALIBRATION.search(f'{args.domain} {args.observation}'):
-        raise validation('a judgement of her confidence or its calibration is not a hypothesis: '
-                         'it belongs to reflect_on_teaching')
+    family = confidence_judgement(f'{args.domain}\n{args.observation}')
+    if family is not None:
+        raise validation(f'a judgement of her confidence or its calibration ({family}) is not a '
+                         'hypothesis: it belongs to reflect_on_teaching', judgement=family)
     if args.action is not None:
         return _lifecycle(context, pair_id, args)
     done = completed_lessons(context, pair_id)
