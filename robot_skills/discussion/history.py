@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from robot_skills.discussion.material import Lexicon, Material
+from robot_skills.discussion.stance import stance
 from robot_skills.language.text import fold
 
 ROLES = ('student', 'peer', 'ta', 'teacher', 'moderator')
@@ -159,7 +160,7 @@ class Digest:
             if point.id not in self.covered and any(cue in text for cue in point.cues):
                 self.covered[point.id] = index
                 touched_new = True
-        self._misreadings(index, text)
+        self._misreadings(index, turn.text)
         comparing = any(cue in text for cue in words.comparison_cues)
         self._conflicts(index, text, comparing)
         acting = any(cue in text for cue in words.action_cues)
@@ -174,14 +175,18 @@ class Digest:
         self.action.append(acting)
         self.abstract.append(any(cue in text for cue in words.abstract_cues))
 
-    def _misreadings(self, index: int, text: str) -> None:
+    def _misreadings(self, index: int, raw: str) -> None:
+        """A misreading stands when a turn affirms it (negated, doubted, disagreed-with or
+        merely reported cues do not: ``stance``); a turn that rejects it, or states what
+        corrects it, corrects a standing one."""
+        text = fold(raw)
         for reading in self.material.misreadings:
             standing = self.misread.get(reading.id)
-            corrects = any(cue in text for cue in reading.corrected_by)
+            held = stance(raw, reading.cues, self.lexicon)
+            corrects = held == 'rejects' or any(cue in text for cue in reading.corrected_by)
             if standing is not None and standing.corrected is None and corrects:
                 standing.corrected = index
-            if corrects or not any(_affirmed(text, cue, self.lexicon.negations)
-                                   for cue in reading.cues):
+            if corrects or held != 'affirms':
                 continue
             if standing is None or standing.corrected is not None:
                 self.misread[reading.id] = Standing(index, index)
@@ -210,12 +215,3 @@ class Digest:
             self.bigrams.popitem(last=False)
         return fresh
 
-
-def _affirmed(text: str, cue: str, negations: list[str]) -> bool:
-    """``cue`` occurs in ``text`` at least once without a negation right before it."""
-    start = text.find(cue)
-    while start >= 0:
-        if not any(text[:start].endswith(negation) for negation in negations):
-            return True
-        start = text.find(cue, start + 1)
-    return False

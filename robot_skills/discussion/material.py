@@ -137,7 +137,38 @@ class Lexicon(Strict):
     abstract_cues: Cues = Field(min_length=1, description='value judgements without an action')
     comparison_cues: Cues = Field(min_length=1, description='weighing approaches')
     fillers: list[str] = Field(description='words that bring no content')
-    negations: list[str] = Field(description='a misreading cue right after one is not affirmed')
+    negations: list[str] = Field(description='negators: one before a cue in its clause negates '
+                                             'it (two cancel)')
+    not_negations: list[str] = Field(default_factory=list,
+                                     description='words with 不/没 that negate nothing (不过)')
+    complement_negations: list[str] = Field(default_factory=list,
+                                            description='a clause ending on one negates the next '
+                                                        '(我不觉得，…)')
+    scope_breaks: list[str] = Field(default_factory=list,
+                                    description="a negation before one does not reach past it")
+    rejections: list[str] = Field(default_factory=list,
+                                  description='after a cue in its clause: rejects it (不是原因)')
+    question_particles: list[str] = Field(default_factory=list,
+                                          description='a sentence ending on one asks (吗)')
+    rhetorical: list[str] = Field(default_factory=list, description='makes a question (难道)')
+    choice_questions: list[str] = Field(default_factory=list,
+                                        description='a genuine question (是不是, 有没有)')
+    tags: list[str] = Field(default_factory=list,
+                            description='a last clause that seeks agreement (对吧)')
+    others: list[str] = Field(default_factory=list,
+                              description='someone else, as the subject of a reporting verb')
+    reporting_verbs: list[str] = Field(default_factory=list, description='说, 觉得, 以为 …')
+    mistaken_verbs: list[str] = Field(default_factory=list,
+                                      description='reporting verbs that call it wrong (以为)')
+    hearsay: list[str] = Field(default_factory=list, description='据说, 听说, 所谓')
+    retractions: list[str] = Field(default_factory=list,
+                                   description="one's own earlier belief given up (本来以为)")
+    disagreements: list[str] = Field(default_factory=list,
+                                     description='a later clause rejecting what was said')
+    endorsements: list[str] = Field(default_factory=list,
+                                    description='a later clause taking reported words on')
+    clause_openers: list[str] = Field(default_factory=list,
+                                      description='connectives that start a new clause (但是)')
     handback_cues: list[str] = Field(min_length=1,
                                      description='what a question handed back asks about')
     speaker_labels: list[str] = Field(min_length=1,
@@ -149,4 +180,8 @@ class Lexicon(Strict):
                                   description='share of an answer that counts as saying it')
 
     _cues = field_validator('action_cues', 'abstract_cues', 'comparison_cues', 'fillers',
-                            'negations')(_folded)
+                            'negations', 'not_negations', 'complement_negations',
+                            'scope_breaks', 'rejections', 'question_particles', 'rhetorical',
+                            'choice_questions', 'tags', 'others', 'reporting_verbs',
+                            'mistaken_verbs', 'hearsay', 'retractions', 'disagreements',
+                            'endorsements', 'clause_openers')(_folded)
