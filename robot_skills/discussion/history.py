@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from robot_skills.discussion.material import Lexicon, Material
+from robot_skills.discussion import practice
 from robot_skills.discussion.stance import stance
 from robot_skills.language.text import fold
 
@@ -38,6 +39,7 @@ CONTENT = re.compile(r'[\w\u4e00-\u9fff%]')
 MAX_THRESHOLD = 500        # the largest turn count a detector parameter may take
 KEEP = 1024                # per-turn facts kept (> MAX_THRESHOLD: decisions stay exact)
 MAX_BIGRAMS = 20_000
+MAX_PRACTICE_VERBS = 200    # bounded; a lexicon has fewer
 T = TypeVar('T')
 
 
@@ -108,7 +110,7 @@ class Digest:
     ta_count: int = 0                                   # TA body turns in the whole session
     voices: Tail[int] = field(default_factory=Tail)     # body indices of student/peer turns
     new: Tail[bool] = field(default_factory=Tail)       # per voice: brought new content
-    action: Tail[bool] = field(default_factory=Tail)    # per voice: proposed a concrete action
+    action: Tail[bool] = field(default_factory=Tail)    # per voice: proposed a concrete practice
     abstract: Tail[bool] = field(default_factory=Tail)  # per voice: a value judgement
     covered: dict[str, int] = field(default_factory=dict)
     touched: dict[str, int] = field(default_factory=dict)
@@ -117,7 +119,8 @@ class Digest:
     settled: set[str] = field(default_factory=set)
     concrete: int = 0                                   # concrete proposals heard
     proposers: set[str] = field(default_factory=set)    # who proposed (two are enough)
-    compared: bool = False
+    compared: bool = False                              # concrete practices compared
+    practice_verbs: set[str] = field(default_factory=set)   # actions proposed so far
     raised: dict[str, int] = field(default_factory=dict)
     bigrams: OrderedDict[str, None] = field(default_factory=OrderedDict)
     bigram_limit: int = MAX_BIGRAMS
@@ -163,12 +166,16 @@ class Digest:
         self._misreadings(index, turn.text)
         comparing = any(cue in text for cue in words.comparison_cues)
         self._conflicts(index, text, comparing)
-        acting = any(cue in text for cue in words.action_cues)
+        acting = practice.proposes(turn.text, self.material, words)
         if acting:
             self.concrete += 1
             if len(self.proposers) < 2:
                 self.proposers.add(turn.speaker)
-        self.compared |= comparing and self.concrete >= 2 and len(self.proposers) >= 2
+        self.compared |= (self.concrete >= 2 and len(self.proposers) >= 2 and
+                          practice.compares_practices(turn.text, self.material, words,
+                                                      self.practice_verbs, acting))
+        if acting and len(self.practice_verbs) < MAX_PRACTICE_VERBS:
+            self.practice_verbs |= practice.verbs(turn.text, words)
         fresh = self._fresh_bigrams(text)
         self.voices.append(index)
         self.new.append(touched_new or fresh >= self.novel_bigrams)

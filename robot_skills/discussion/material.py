@@ -133,7 +133,19 @@ class Material(Strict):
 class Lexicon(Strict):
     """How the TA reads a discussion, what it says by default (``config/pbl_ta/lexicon.yaml``)."""
 
-    action_cues: Cues = Field(min_length=1, description='a turn with one proposes an action')
+    practice_verbs: Cues = Field(min_length=1, description='concrete actions (排班, 公示)')
+    actors: Cues = Field(min_length=1, description='who does it (楼长, 物业)')
+    details: Cues = Field(min_length=1, description='when, how often, in which order (每天)')
+    units: list[str] = Field(min_length=1, description='a number before one is a detail (2小时)')
+    slogans: list[str] = Field(default_factory=list,
+                               description='empty slogans, taken out before looking for actions')
+    material_refs: list[str] = Field(default_factory=list,
+                                     description="phrases that cite the material (材料里)")
+    proposal_markers: list[str] = Field(min_length=1,
+                                        description='the students propose (我们可以, 建议)')
+    restatement_share: float = Field(0.7, gt=0.0, le=1.0,
+                                     description="share of a turn's wording found in the "
+                                                 'material that makes it a retelling')
     abstract_cues: Cues = Field(min_length=1, description='value judgements without an action')
     comparison_cues: Cues = Field(min_length=1, description='weighing approaches')
     fillers: list[str] = Field(description='words that bring no content')
@@ -179,7 +191,9 @@ class Lexicon(Strict):
     answer_overlap: float = Field(0.6, gt=0.0, le=1.0,
                                   description='share of an answer that counts as saying it')
 
-    _cues = field_validator('action_cues', 'abstract_cues', 'comparison_cues', 'fillers',
+    _cues = field_validator('practice_verbs', 'actors', 'details', 'units', 'slogans',
+                            'material_refs', 'proposal_markers', 'abstract_cues',
+                            'comparison_cues', 'fillers',
                             'negations', 'not_negations', 'complement_negations',
                             'scope_breaks', 'rejections', 'question_particles', 'rhetorical',
                             'choice_questions', 'tags', 'others', 'reporting_verbs',

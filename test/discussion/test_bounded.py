@@ -39,7 +39,7 @@ def _discussion(seed: int):
     corrections = [cue for m in pack.misreadings for cue in m.corrected_by]
     chatter = ['嗯', '对', '我同意', '不知道', '好的', '继续说', '然后呢']
     judging = [*words.abstract_cues, '意识很重要', '态度是根本']
-    acting = words.action_cues
+    acting = [f'{a}{v}' for a, v in zip(words.actors, words.practice_verbs, strict=False)]
     rng = random.Random(seed)
     for n in range(TURNS):
         stretch = (n // 700) % 5       # long phases: chatter, judgement, cues, misreading, mixed
