@@ -17,7 +17,6 @@ snapshot, with teeth against being used as a polling loop.
 from __future__ import annotations
 
 import json
-import re
 from datetime import timedelta
 from typing import Literal
 
@@ -25,6 +24,7 @@ from pydantic import Field, model_validator
 
 from robot_skills.records.closure import Facts, progress_of
 from robot_skills.records.errors import ToolError, conflict, validation
+from robot_skills.records.frame import read_frame
 from robot_skills.records.ids import plain
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
@@ -36,11 +36,6 @@ MAX_WAIT = 50
 EXPLAIN_CHARS = 300
 PROBE_WINDOW = timedelta(seconds=90)
 WARN_AT, REFUSE_AT = 6, 12
-FRAME = {
-    'what': re.compile(r'(今天|这场|本场|这节|这次|我们).{0,20}(做|学|练|讨论|复习|讲|读)'),
-    'how long': re.compile(r'\d+\s*(分钟|min)|半小时|一小时|一刻钟|[一二三四五六七八九十两]+分钟'),
-    'when done': re.compile(r'算完|完成|结束|为止|收尾|就算'),
-}
 PRIORITY = ('ad_hoc_question', 'ad_hoc_response', 'session_start', 'guided_response')
 
 
@@ -138,10 +133,18 @@ class Move(SessionArgs):
         return self
 
 
+class FrameParts(Out):
+    what: str
+    how_long: str
+    duration_minutes: int | None
+    when_done: str
+
+
 class Moved(Out):
     move_id: str
     seq: int
     awaiting_role: str
+    frame: FrameParts | None = None
 
 
 @tool('live_move_append', Move, Moved)
@@ -151,12 +154,13 @@ def live_move_append(context: Context, args: Move) -> dict:
     _active(context, args.live_session_id, pair_id)
     seq = 1 + context.store.one('SELECT count(*) AS n FROM live_move WHERE live_session_id = ?',
                                 args.live_session_id)['n']
-    if seq == 1:
+    frame = read_frame(args.content) if seq == 1 else None
+    if frame is not None:
         if args.move_type != 'FRAME':
             raise validation('the first move of a session is a FRAME')
-        missing = [part for part, pattern in FRAME.items() if not pattern.search(args.content)]
-        if missing:
-            raise validation(f'the FRAME does not say {", ".join(missing)}', missing=missing)
+        if frame.missing:
+            raise validation(f'the FRAME does not say {", ".join(frame.missing)} (本场做什么/'
+                             '多久/怎么算完)', missing=frame.missing, found=frame.parts())
     move_id = context.new_id('mv')
     awaiting = 'learner' if args.response_kind != 'none' else 'agent'
     context.store.run('INSERT INTO live_move VALUES (?, ?, ?, ?, ?, ?, ?)', move_id,
@@ -164,7 +168,10 @@ def live_move_append(context: Context, args: Move) -> dict:
                       args.response_kind, context.now())
     context.store.run('UPDATE live_session SET awaiting_role = ? WHERE live_session_id = ?',
                       awaiting, args.live_session_id)
-    return {'move_id': move_id, 'seq': seq, 'awaiting_role': awaiting}
+    result = {'move_id': move_id, 'seq': seq, 'awaiting_role': awaiting}
+    if frame is not None:
+        result['frame'] = frame.parts()
+    return result
 
 
 class Respond(SessionArgs):
