@@ -71,6 +71,8 @@ MOTION_DEVICES = frozenset({Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM,
 NUMBER_TIMER = 'number_display'
 SPOKEN_KEPT = 8          # what the robot said for a point, kept to recognise echoes
 CLAUSE_END = frozenset('，。！？；：,.!?;:、')
+SPEAKING = frozenset({'asking', 'ending', 'direct', 'welcome', 'opening', 'lecture', 'question',
+                      'reask', 'off_topic', 'feedback', 'explain', 'transition', 'farewell'})
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,9 @@ class Course:
     paused: tuple[str, str, str] = ('', '', '')   # phase, awaiting_state, waiting_for
     held: tuple[Event, ...] = ()
     pause_cut_speech: bool = False
+    pause_speaking: bool = False               # a speech was in flight when paused
+    resuming: bool = False                     # 继续 heard, the pause not yet left
+    hand_done: Outcome | None = None           # the number hand's outcome, if before acceptance
     asked_mode: Mode | None = None
     stopped: bool = False
     gesturing: tuple[tuple[str, str], ...] = ()   # (batch id, device) of gestures in flight
@@ -229,6 +234,8 @@ class ClassroomCore:
             return self._new_request(state, text)
         command = self.read.command(text)
         if command is Command.STOP:
+            if course.stopped:
+                return self._ignore(state, 'already stopping', text)
             return self._stop(state)
         if course.awaiting_state == 'paused':
             if command is Command.RESUME:
@@ -257,6 +264,10 @@ class ClassroomCore:
     # ---- requests -----------------------------------------------------------------------
 
     def _new_request(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
+        if state.deferred and self.read.command(text) is Command.STOP:
+            return Step(replace(state, deferred=''), (Trace('ignored', detail={
+                'why': 'the request waiting for the devices was cancelled',
+                'chars': len(text)}),))
         request = self.read.request(text)
         if request.again and state.last_topic and not request.topic:
             request = replace(request, teaching=True, topic=state.last_topic)
@@ -467,9 +478,10 @@ class ClassroomCore:
         planned = course.plan.points[course.current_point - 1]
         point = planned.point
         assert course.lesson is not None
-        asked = tuple(s for s in course.spoken if s != planned.lecture)
+        taught = tuple(s for s in course.spoken if planned.lecture.endswith(s))
+        asked = tuple(s for s in course.spoken if s not in taught)
         grade = self.grader.grade(text, point, asked, course.lesson.vocabulary(),
-                                  taught=(planned.lecture,))
+                                  taught=(planned.lecture, *taught))
         trace = Trace('graded', detail={'point': course.current_point, 'chars': len(text),
                                         'tier': grade.tier, 'hit': list(grade.hit),
                                         'why': grade.why, 'asks': grade.asks})
@@ -542,6 +554,11 @@ class ClassroomCore:
             return self._set(state, replace(course, held=(*course.held, event)), [])
         if isinstance(event, CommandCompleted):
             return self._number_formed(state, course, event)
+        if (name == 'forming' and isinstance(event, BatchCompleted)
+                and event.batch_id == course.waiting_for and course.phase == 'displaying'):
+            step = self._motion_check(state, course, event)    # its hand result was missed
+            rest = self._hand_result(step.state, step.state.course, event.outcomes[1])
+            return Step(rest.state, (*step.effects, *rest.effects))
         if name in ('forming', 'reset') and (isinstance(event, BatchCompleted)
                                              or event.batch_id != course.waiting_for):
             return self._motion_check(state, course, event)
@@ -554,6 +571,9 @@ class ClassroomCore:
             course = replace(course, pause_cut_speech=False)
             rest = _unsaid(_speech(event))
             if rest:        # go on from the first clause not yet spoken, in the same phase
+                head = self._retry_due(course, event)
+                if head:
+                    course = replace(course, head_feedback_retry_pending=head)
                 return self._say(state, course, course.phase, rest, barrier=Barrier.COMPLETED)
             event = _as_done(event)
         if isinstance(event, BatchReturned):
@@ -568,21 +588,32 @@ class ClassroomCore:
         if isinstance(event, BatchReturned):
             return [a.reason for a in event.acceptances if _refused_motion(a)]
         outcomes = (event.outcome,) if isinstance(event, CommandCompleted) else event.outcomes
-        return [o.reason for o in outcomes if _motion_fault(o)]
+        return [o.reason or o.receipt.state for o in outcomes
+                if _motion_fault(o) or (_gesture(o) and o.receipt.state == 'cancelled'
+                                        and not _cut(event.batch_id, o, course))]
 
     def _number_formed(self, state: ClassroomState, course: Course,
                        event: CommandCompleted) -> Step[ClassroomState]:
         """The number hand finished: hold it ``number_display`` seconds, then the lecture
         (never waiting for the arm). A hand that failed, or a fault, starts it at once."""
-        displaying = course.phase in ('displaying', 'holding')
-        if not displaying or event.batch_id != course.waiting_for:
+        if event.batch_id != course.waiting_for:
             return Step(state)
+        if course.phase == 'forming':       # done before every goal was accepted: kept
+            if isinstance(event.outcome.command, Hand):
+                return self._set(state, replace(course, hand_done=event.outcome), [])
+            return Step(state)
+        if course.phase not in ('displaying', 'holding'):
+            return Step(state)
+        return self._hand_result(state, course, event.outcome)
+
+    def _hand_result(self, state: ClassroomState, course: Course,
+                     outcome: Outcome) -> Step[ClassroomState]:
         if course.voice_only:
             step = self._lecture(state, replace(course, phase='lecture'), reset=False)
             return Step(step.state, (CancelTimer(NUMBER_TIMER), *step.effects))
-        if not isinstance(event.outcome.command, Hand):
+        if not isinstance(outcome.command, Hand):
             return Step(state)                              # the arm: never waited for
-        if event.outcome.ok:
+        if outcome.ok:
             return self._set(state, replace(course, phase='holding'), [
                 self._hold(), Trace('number_held', detail={
                     'number': course.current_point, 'seconds': self.timing.number_display})])
@@ -590,7 +621,7 @@ class ClassroomCore:
         step = self._lecture(state, course, reset=True)
         return Step(step.state, (Trace('degraded', detail={
             'why': 'the number was not formed: numbers by voice only',
-            'reason': event.outcome.reason}), *step.effects))
+            'reason': outcome.reason}), *step.effects))
 
     def _hold(self) -> StartTimer:
         """The number on show: the robot is still presenting, not waiting for anyone."""
@@ -608,7 +639,11 @@ class ClassroomCore:
         if course.phase == 'forming':
             accepted = [a.accepted for a in event.acceptances]
             if all(accepted) and not course.voice_only:   # the lecture waits for the number
-                return self._set(state, replace(course, phase='displaying'), [])
+                done, course = course.hand_done, replace(course, phase='displaying',
+                                                         hand_done=None)
+                if done is None:
+                    return self._set(state, course, [])
+                return self._hand_result(state, course, done)
             course = replace(course, number_gesture_disabled=True)
             return self._lecture(state, course, reset=any(accepted), reset_arm=accepted[0],
                                  reset_hand=accepted[1])
@@ -677,18 +712,30 @@ class ClassroomCore:
         effects: list = []
         if speech is not None and not speech.ok:
             effects.append(Trace('text_only', detail={'text': course.last_speech}))
-        head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
-        if (head is not None and not head.ok and head.command.action in ('nod', 'shake')
-                and not course.voice_only and not _cut(event.batch_id, head, course)):
-            course, batch = self._batch(replace(
-                course, head_feedback_retry_pending=head.command.action), 'head_retry',
-                [HeadGesture(head.command.action)])
+        action = self._retry_due(course, event) or (
+            course.head_feedback_retry_pending if not course.voice_only else '')
+        if action:
+            head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
+            course, batch = self._batch(replace(course, head_feedback_retry_pending=action),
+                                        'head_retry', [HeadGesture(action)])
             step = self._set(state, replace(course, phase='head_retry',
                                             waiting_for=batch.batch_id), [batch])
-            retry = Trace('retry', detail={'action': head.command.action, 'reason': head.reason})
+            retry = Trace('retry', detail={'action': action, 'reason': head.reason if head
+                                           else 'failed before its speech was cut'})
             return Step(step.state, (*effects, retry, *step.effects))
         step = self._after_feedback(state, course)
         return Step(step.state, (*effects, *step.effects))
+
+    def _retry_due(self, course: Course, event: BatchCompleted) -> str:
+        """The nod or shake of this feedback batch that failed its receipt ('' if none): the
+        document retries it once, unless the robot stopped moving or our pause cut it."""
+        if course.phase != 'feedback' or course.voice_only:
+            return ''
+        head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
+        if (head is None or head.ok or head.command.action not in ('nod', 'shake')
+                or _cut(event.batch_id, head, course)):
+            return ''
+        return head.command.action
 
     def _motion_check(self, state: ClassroomState, course: Course,
                       event: BatchReturned | BatchCompleted) -> Step[ClassroomState]:
@@ -734,8 +781,8 @@ class ClassroomCore:
         holding = [CancelTimer(NUMBER_TIMER)] if course.phase == 'holding' else []
         course = replace(course, awaiting_state='paused',
                          paused=(course.phase, course.awaiting_state, course.waiting_for),
-                         cut_gestures=(*course.cut_gestures,
-                                       *sorted({b for b, _ in course.gesturing})))
+                         pause_speaking=course.phase in SPEAKING and bool(course.waiting_for),
+                         cut_gestures=_cut_now(course))
         course, batch = self._batch(course, 'pause', commands)
         step = self._set(state, course, [*holding, batch])
         return Step(step.state, (*step.effects, Trace('paused', 'paused', {
@@ -744,7 +791,10 @@ class ClassroomCore:
     def _resume(self, state: ClassroomState) -> Step[ClassroomState]:
         course = state.course
         assert course is not None
-        course, batch = self._batch(course, 'resume', [Call(Control.TTS_RESUME)])
+        if course.resuming:
+            return self._ignore(state, '继续 again while resuming')
+        course, batch = self._batch(replace(course, resuming=True), 'resume',
+                                    [Call(Control.TTS_RESUME)])
         return self._set(state, course, [batch])
 
     def _control_result(self, state: ClassroomState, course: Course, name: str,
@@ -755,19 +805,20 @@ class ClassroomCore:
         if name in ('pause', 'pause_cut'):
             if first.ok or name == 'pause_cut':
                 return Step(state)
-            course, batch = self._batch(replace(course, pause_cut_speech=True), 'pause_cut',
-                                        [Call(Control.TTS_INTERRUPT)])
+            course, batch = self._batch(replace(course,
+                                                pause_cut_speech=course.pause_speaking),
+                                        'pause_cut', [Call(Control.TTS_INTERRUPT)])
             return self._set(state, course, [batch, Trace('pause_fallback', detail={
                 'reason': first.reason})])
-        if name == 'resume':
-            if first.ok and not course.pause_cut_speech:
+        if name == 'resume':    # nothing was being said, or the device simply goes on
+            cut = course.pause_cut_speech or _timed_out(course.held)
+            if not course.pause_speaking or (first.ok and not cut):
                 return self._replay(state, course)
             course, batch = self._batch(replace(course, pause_cut_speech=True), 'recover',
                                         [Call(Control.TTS_INTERRUPT)])
             return self._set(state, course, [batch])
         if name == 'recover':
-            recap = self.phrases.resume_recap.format(ordinal=ordinal(max(1, course.current_point)))
-            course, batch = self._batch(course, 'recap', [Speak(recap)])
+            course, batch = self._batch(course, 'recap', [Speak(self._recap(course))])
             return self._set(state, course, [batch])
         if name == 'recap':
             return self._replay(state, course)
@@ -775,12 +826,22 @@ class ClassroomCore:
             return self._stop_reset(state, course)
         return self._complete(state, course, 'stopped')                    # stop_reset
 
+    def _recap(self, course: Course) -> str:
+        """One sentence on where the lesson resumes: the point, or just "we go on" in the
+        welcome, a direct explanation or the farewell (no point to name there)."""
+        if (course.presentation_mode == 'direct' or course.current_point == 0
+                or course.closing != 'in_progress'):
+            return self.phrases.resume_short
+        return self.phrases.resume_recap.format(ordinal=ordinal(course.current_point))
+
     def _replay(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
         """Leave the pause: the flow takes up the results held while paused."""
+        if course.awaiting_state != 'paused':
+            return self._ignore(state, 'not paused any more')
         held = course.held
         phase, awaiting, waiting_for = course.paused
         course = replace(course, awaiting_state=awaiting, phase=phase, waiting_for=waiting_for,
-                         held=(), paused=('', '', ''))
+                         held=(), paused=('', '', ''), resuming=False, pause_speaking=False)
         hold = [self._hold()] if phase == 'holding' else []
         step = self._set(state, course, [Trace('resumed', detail={'held': len(held)}), *hold])
         effects = list(step.effects)
@@ -798,7 +859,9 @@ class ClassroomCore:
         if 'arm_gesture' not in state.missing:
             commands.append(Call(Control.ARM_GESTURE_CANCEL))
         course, batch = self._batch(replace(course, stopped=True, phase='stopping',
-                                            awaiting_state='none'), 'stop_cancel', commands)
+                                            awaiting_state='none',
+                                            cut_gestures=_cut_now(course)), 'stop_cancel',
+                                    commands)
         step = self._set(state, replace(course, waiting_for=batch.batch_id),
                          [CancelTimer(NUMBER_TIMER), batch])
         return Step(step.state, (Trace('stopping', detail={'point': course.current_point}),
@@ -819,43 +882,64 @@ class ClassroomCore:
         return self._set(state, replace(course, waiting_for=batch.batch_id), [batch])
 
 
+def _cut_now(course: Course) -> tuple[str, ...]:
+    """The batches whose gestures a pause or stop about to be sent cancels."""
+    return (*course.cut_gestures, *sorted({b for b, _ in course.gesturing}))
+
+
+def _timed_out(held: tuple[Event, ...]) -> bool:
+    """A speech held during the pause ended by the result timeout (a very long pause)."""
+    return any(isinstance(e, BatchCompleted) and (o := _speech(e)) is not None
+               and o.status is Status.TIMEOUT for e in held)
+
+
 def _speech(event: BatchCompleted) -> Outcome | None:
     return next((o for o in event.outcomes if isinstance(o.command, Speak)), None)
 
 
 def _motion_fault(outcome: Outcome) -> bool:
-    """An explicit error of a motion device (e-stop, motor fault, a refused goal): the
+    """An explicit error of a motion goal (e-stop, motor fault, a refused goal): the
     document's "停止新的实体动作". An empty, mismatched or late receipt is a failed receipt,
-    which the feedback rules retry, and a cancel is the flow's own doing."""
-    if outcome.command.device not in MOTION_DEVICES:
+    which the feedback rules retry; a cancel call that found nothing to cancel is no fault."""
+    if outcome.command.device not in MOTION_DEVICES or isinstance(outcome.command, Call):
         return False
     return outcome.status in (Status.REJECTED, Status.UNAVAILABLE) or (
         outcome.receipt.state == 'error')
 
 
+def _gesture(outcome: Outcome) -> bool:
+    """A semantic gesture: nothing of ours replaces one, so its cancel is ours or a fault
+    ("意外 cancelled"); a pose or hand goal is replaced by our next one."""
+    return isinstance(outcome.command, (ArmGesture, HeadGesture))
+
+
 def _refused_motion(acceptance: Acceptance) -> bool:
     return (acceptance.command.device in MOTION_DEVICES
+            and not isinstance(acceptance.command, Call)
             and acceptance.status in (Status.REJECTED, Status.UNAVAILABLE))
 
 
 def _cut(batch_id: str, outcome: Outcome, course: Course) -> bool:
-    """A gesture our own pause cancelled (not a device's failure)."""
+    """A gesture our own pause or stop cancelled (not a device's failure)."""
     return batch_id in course.cut_gestures and outcome.receipt.state == 'cancelled'
 
 
 def _unsaid(speech: Outcome | None) -> str:
     """What a cut speech had still to say, from its first clause not yet spoken ('' if it
-    was all said, or not cut)."""
-    if speech is None or speech.receipt.state != 'interrupted':
+    was all said, or not cut). A clause counts as said once its words are (its closing
+    punctuation is silence); a speech that timed out while paused was cut too."""
+    if speech is None or not (speech.receipt.state == 'interrupted'
+                              or speech.status is Status.TIMEOUT):
         return ''
-    text, spoken = speech.command.message, speech.chars_spoken
+    text, spoken = speech.command.message, max(0, speech.chars_spoken)
     start = 0
     for index, char in enumerate(text):
         if char in CLAUSE_END:
-            if index + 1 > spoken:
+            if index > spoken:
                 break
             start = index + 1
-    return text[start:].lstrip(''.join(CLAUSE_END)) if spoken < len(text) else ''
+    rest = text[start:] if spoken < len(text) else ''
+    return rest if rest.strip(''.join(CLAUSE_END) + ' ') else ''
 
 
 def _motion_error(outcome: Outcome) -> bool:

@@ -77,8 +77,10 @@ class Grader:
             meaningful = meaningful.replace(fold(filler), '')
         if not meaningful:
             return Grade(Tier.NOT_HEARD, why='empty or filler words only')
+        phrasings = [fold(s) for e in point.expected for s in e.synonyms]
         if (any(self._is_echo(folded, fold(speech)) for speech in robot_said)
-                or any(self._is_echo(folded, fold(speech), teaching=True) for speech in taught)):
+                or any(self._is_echo(folded, fold(speech), phrasings, teaching=True)
+                       for speech in taught)):
             return Grade(Tier.NOT_HEARD, why="an echo of the robot's own speech")
         segments = fold_segments(answer)
         hit = tuple(e.label for e in point.expected
@@ -94,11 +96,13 @@ class Grader:
             return Grade(Tier.INCORRECT, (), 'no expected point', asks)
         return Grade(Tier.OFF_TOPIC, (), 'nothing to do with the point', asks)
 
-    def _is_echo(self, answer: str, speech: str, teaching: bool = False) -> bool:
+    def _is_echo(self, answer: str, speech: str, expected: Sequence[str] = (),
+                 teaching: bool = False) -> bool:
         """A large part of something the robot said (not a few words it shares with it).
 
         A speech that teaches the answer (the lecture) may be repeated by a right answer:
-        only a long verbatim stretch of it, or nearly all of it, is an echo there.
+        there only a long verbatim stretch beyond the expected phrasings, or nearly all of
+        it, is an echo.
         """
         if not speech or len(answer) < ECHO_MIN_CHARS:
             return False
@@ -106,8 +110,11 @@ class Grader:
             return True
         if answer not in speech:
             return False
-        if teaching:
-            return len(answer) >= ECHO_MIN_TEACHING
+        if teaching:     # beyond the answer's own words: 光合作用的原料是二氧化碳和水 answers
+            rest = answer
+            for synonym in sorted(expected, key=len, reverse=True):
+                rest = rest.replace(synonym, '')
+            return len(rest) >= ECHO_MIN_TEACHING
         return len(answer) >= ECHO_SHARE * len(speech) or speech.endswith(answer)
 
     def _made(self, synonyms: list[str], raw: str, folded: str, segments: str) -> bool:
@@ -144,10 +151,17 @@ class Grader:
         return any(word in known for word in words if not set(word) & self._common)
 
 
+CONJUNCTIONS_IN_SHI = ('但是', '可是', '就是', '只是', '还是', '要是', '于是', '而是', '若是',
+                      '倒是', '总是', '正是', '也是', '都是', '却是', '说是', '硬是')
+
+
 def _a_not_a(text: str, at: int) -> bool:
     """Whether the negation at ``at`` stands between a word and its repetition (是不是, 有没有,
-    升不升高): a question that offers the answer, not a denial of it."""
-    return 0 < at < len(text) - 1 and text[at - 1] == text[at + 1]
+    升不升高): a question that offers the answer, not a denial of it. A 是 that ends a
+    conjunction (但是不是水: but not water) is not the first half of one."""
+    if not (0 < at < len(text) - 1 and text[at - 1] == text[at + 1]):
+        return False
+    return not any(text[:at].endswith(word) for word in CONJUNCTIONS_IN_SHI)
 
 
 def _whole_number(text: str, start: int, phrase: str) -> bool:

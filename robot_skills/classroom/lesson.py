@@ -87,6 +87,7 @@ class Phrases(Strict):
     farewell_short: str
     direct_intro: str
     resume_recap: str
+    resume_short: str
     list_separator: str
     forbidden: list[str] = Field([], description='words never said (同学: the audience is general)')
 

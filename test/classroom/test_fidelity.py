@@ -9,9 +9,10 @@ from core_driver import Driver, fail, succeed
 
 from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore, Timing
 from robot_skills.model.commands import ArmGesture, ArmMovePos, Call, Device, Hand, Speak
-from robot_skills.model.outcomes import Outcome, Receipt, Status, judge
-from robot_skills.model.skill import (CancelTimer, Capabilities, CommandCompleted, Refused,
-                                      StartTimer, TimerFired)
+from robot_skills.model.commands import HeadGesture
+from robot_skills.model.outcomes import Outcome, Receipt, Status, accepted, judge
+from robot_skills.model.skill import (BatchCompleted, BatchReturned, CancelTimer, Capabilities,
+                                      CommandCompleted, Refused, StartTimer, TimerFired)
 from robot_skills.model.utterance import Dropped, Source
 
 CLASSROOM = '用课堂讲解的方式介绍光合作用'
@@ -299,14 +300,20 @@ def second_clause(text: str) -> int:
     return text.index('。') + 1
 
 
+def second_clause_words(text: str) -> int:
+    """Every word of the first clause said; its full stop (silence) not yet."""
+    return text.index('。')
+
+
 @pytest.mark.parametrize('controls', [('tts/pause',), ('tts/resume',)],
                          ids=['pause fell back to interrupt', 'resume failed'])
 @pytest.mark.parametrize('where, rest', [
     (lambda t: 0, lambda t: t),                                        # nothing heard yet
     (lambda t: second_clause(t) + 2, lambda t: t[second_clause(t):]),  # inside clause two
     (second_clause, lambda t: t[second_clause(t):]),                   # exactly at its start
-    (lambda t: len(t) - 1, lambda t: t[t.rindex('。', 0, len(t) - 1) + 1:]),  # in the last
-], ids=['none', 'inside', 'boundary', 'last'])
+    (lambda t: len(t) - 3, lambda t: t[t.rindex('。', 0, len(t) - 1) + 1:]),  # in the last
+    (second_clause_words, lambda t: t[second_clause(t):]),   # words said, not the full stop
+], ids=['none', 'inside', 'boundary', 'last', 'punctuation'])
 def test_a_cut_lecture_goes_on_from_its_first_unsaid_clause(make, controls, where, rest):
     d = make(policy=failing(*controls)(cut_lecture(where)))
     d.hear(CLASSROOM, run=False)
@@ -320,8 +327,9 @@ def test_a_cut_lecture_goes_on_from_its_first_unsaid_clause(make, controls, wher
     assert said.count(lecture) == (2 if rest(lecture) == lecture else 1)
 
 
-def test_a_lecture_cut_after_its_last_clause_goes_on_to_the_question(make):
-    d = make(policy=failing('tts/pause')(cut_lecture(len)))
+@pytest.mark.parametrize('spoken', [len, lambda t: len(t) - 1], ids=['all', 'but the stop'])
+def test_a_lecture_cut_after_its_last_clause_goes_on_to_the_question(make, spoken):
+    d = make(policy=failing('tts/pause')(cut_lecture(spoken)))
     d.hear(CLASSROOM, run=False)
     at(d, 'lecture')
     d.hear('暂停')
@@ -356,3 +364,166 @@ def test_every_feedback_gesture_has_the_short_result_timeout(make):
     welcome = d.sent[0]                            # the scan is not a feedback gesture
     assert welcome.result_timeouts == ()
     assert d.said()[-1].startswith('今天我们学习了')   # the late nod did not hold the lesson
+
+
+# ---- found by a hostile review: orderings, repeats and long pauses ---------------------------
+
+def test_a_hand_done_before_the_arm_is_accepted_is_not_lost(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'forming')
+    forming = d.open.pop(0)
+    d.send(CommandCompleted(forming.batch_id, 1, succeed(forming.commands[1])))
+    d.send(BatchReturned(forming.batch_id, tuple(accepted(c) for c in forming.commands)))
+    assert d.timers == [NUMBER_TIMER]                        # held from the acceptance on
+    d.run()
+    assert course(d).awaiting_state == 'awaiting_answer'
+
+
+def test_a_number_batch_completed_while_displaying_releases_the_lecture(make):
+    """Should the hand's own result be missed, the batch's completion still carries it."""
+    d = make()
+    forming = forming_at_displaying(d)
+    d.send(BatchCompleted(forming.batch_id, tuple(succeed(c) for c in forming.commands)))
+    assert d.timers == [NUMBER_TIMER]
+
+
+def test_continue_said_twice_resumes_once(make):
+    d = make(policy=failing('tts/resume')(succeed))
+    d.hear(CLASSROOM, run=False)
+    at(d, 'lecture')
+    d.hear('暂停')
+    d.hear('继续', run=False)
+    d.hear('继续', run=False)
+    d.run()
+    assert names(d).count('resume') == 1 and names(d).count('recap') == 1
+    d.hear(RIGHT)
+    assert d.traced('graded')
+
+
+def test_a_pause_with_nothing_said_needs_no_recap_and_leaves_no_trace(make):
+    d = make(policy=failing('tts/pause', 'tts/resume')(succeed))
+    d.hear(CLASSROOM, run=False)
+    at(d, 'holding')
+    d.hear('暂停')                  # nothing is being said: the pause falls back to interrupt
+    d.hear('继续', run=False)
+    at(d, 'lecture')
+    assert RECAP not in d.said() and not course(d).pause_cut_speech
+
+
+def test_a_long_pause_that_outlives_the_speech_goal_goes_on_from_the_clause(make):
+    d = make(policy=failing('tts/resume')(succeed))
+    d.hear(CLASSROOM, run=False)
+    at(d, 'lecture')
+    lecture = d.open.pop()
+    d.hear('暂停')
+    text = lecture.commands[-1].message
+    d.send(BatchCompleted(lecture.batch_id, (Outcome(
+        lecture.commands[-1], Status.TIMEOUT, Receipt(), 'no result within 120 s',
+        chars_spoken=second_clause(text) + 1),)))
+    d.hear('继续')
+    said = d.said()
+    assert said[said.index(RECAP) + 1:][:2] == [text[second_clause(text):], QUESTION]
+    assert course(d).awaiting_state == 'awaiting_answer'
+
+
+@pytest.mark.parametrize('answer', ['光合作用的原料是二氧化碳和水', '原料是二氧化碳和水。'])
+def test_a_full_sentence_right_answer_from_the_lecture_is_an_answer(make, answer):
+    d = make()
+    d.hear(CLASSROOM)
+    d.hear(answer)
+    assert d.traced('graded')[0]['tier'] == 'correct'
+
+
+def test_stop_before_the_devices_are_known_drops_the_waiting_request(make):
+    d = unknown_devices(make())
+    d.hear(CLASSROOM)
+    d.hear('停止')
+    d.send(Capabilities(()))
+    d.run()
+    assert d.sent == []
+
+
+def test_the_rest_of_a_cut_lecture_is_still_the_lecture(make):
+    d = make(policy=failing('tts/pause')(succeed))
+    d.hear('用课堂讲解的方式介绍水的沸腾，讲四个知识点')
+    for answer in ('一百摄氏度，标准大气压', '降低，比如高山上'):
+        d.hear(answer)
+    d.hear('达到沸点，继续吸热', run=False)
+    at(d, 'lecture')
+    lecture = d.open.pop()
+    text = lecture.commands[-1].message
+    d.hear('暂停')
+    d.send(BatchCompleted(lecture.batch_id, (Outcome(
+        lecture.commands[-1], Status.FAILED, Receipt('interrupted', '', 'x'), 'cut',
+        chars_spoken=text.rindex('。', 0, len(text) - 1) + 3),)))
+    d.hear('继续')
+    d.hear('把水变成水蒸气')              # the lecture's words: graded, not an echo
+    assert d.traced('graded')[-1]['tier'] == 'partial'
+
+
+def test_a_cancel_call_that_finds_nothing_to_cancel_is_no_motion_fault(make):
+    d = make(policy=lambda c: (judge(c, Receipt('error', error='no gesture running'))
+                               if isinstance(c, Call) and c.control.value == 'head_gesture/cancel'
+                               else succeed(c)))
+    d.hear(CLASSROOM)
+    d.hear(RIGHT, run=False)
+    at(d, 'feedback')
+    d.hear('暂停')
+    d.hear('继续')
+    d.hear(RIGHT)
+    assert not course(d).voice_only and 'forming' in names(d)[-6:]
+
+
+def test_a_nod_cancelled_by_someone_else_stops_all_motion(make):
+    d = make(policy=lambda c: (fail(c, 'cancelled', 'cancelled by someone else')
+                               if isinstance(c, HeadGesture) and c.action == 'nod'
+                               else succeed(c)))
+    d.hear(CLASSROOM)
+    d.hear(RIGHT)
+    assert 'head_retry' not in names(d) and course(d).voice_only
+
+
+def test_a_stop_cancels_gestures_as_ours_and_still_resets(make):
+    d = make(policy=lambda c: cancelled(c) if isinstance(c, ArmGesture) else succeed(c))
+    d.hear(CLASSROOM, run=False)
+    d.hear('停止')
+    assert 'stop_reset' in names(d) and not course(d).voice_only
+
+
+def test_a_nod_that_failed_in_a_cut_feedback_is_still_retried(make):
+    d = make(policy=failing('tts/pause')(
+        lambda c: judge(c, Receipt('completed', 'tilt', 'x')) if isinstance(c, HeadGesture)
+        and c.action == 'nod' and 'head_retry' not in names(d) else succeed(c)))
+    d.hear(CLASSROOM)
+    d.hear(RIGHT, run=False)
+    at(d, 'feedback')
+    feedback = d.open.pop()
+    d.hear('暂停')
+    speech = feedback.commands[-1]
+    d.send(BatchCompleted(feedback.batch_id, (
+        judge(feedback.commands[0], Receipt('completed', 'tilt', 'x')),
+        Outcome(speech, Status.FAILED, Receipt('interrupted', '', 'x'), 'cut',
+                chars_spoken=3))))
+    d.hear('继续')
+    assert names(d).count('head_retry') == 1
+
+
+@pytest.mark.parametrize('stage', ['welcome', 'direct'])
+def test_the_recap_names_a_point_only_inside_a_point(make, stage):
+    d = make(policy=failing('tts/pause', 'tts/resume')(succeed))
+    d.hear(CLASSROOM if stage == 'welcome' else '直接讲讲光合作用', run=False)
+    at(d, stage)
+    d.hear('暂停')
+    d.hear('继续')
+    assert '我们接着讲。' in d.said() and RECAP not in d.said()
+
+
+def test_stop_said_twice_stops_once(make):
+    d = make()
+    d.hear(CLASSROOM, run=False)
+    at(d, 'lecture')
+    d.hear('停止', run=False)
+    d.hear('停止', run=False)
+    d.run()
+    assert d.kinds().count('course_completed') == 1 and names(d).count('stop_reset') == 1

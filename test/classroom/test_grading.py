@@ -152,3 +152,11 @@ def test_an_answer_that_asks_is_marked(lexicon, answer, asks):
 def test_asr_homophones_still_count(lexicon, heard):
     point = LIBRARY.lessons['光合作用'].points[0]
     assert _grade(lexicon, heard, point, '光合作用').tier is Tier.CORRECT
+
+
+@pytest.mark.parametrize('answer', ['二氧化碳，但是不是水', '二氧化碳，可是不是水', '就是二氧化碳，就是不是水'])
+def test_a_denial_after_a_conjunction_ending_in_shi_is_a_denial(lexicon, library, answer):
+    """是不是 offers an answer (an A-not-A question); 但是不是 (but not) denies it."""
+    point = library.lessons['光合作用'].points[0]
+    grade = _grade(lexicon, answer, point, '光合作用')
+    assert (grade.tier, grade.hit) == (Tier.PARTIAL, ('二氧化碳',))
