@@ -290,3 +290,12 @@ def test_a_request_before_any_device_is_found_moves_nothing(ros):
               what='the refusal once the devices are known')
     kinds = [e.kind for e in events.messages]
     assert 'waiting_for_devices' in kinds and 'batch_sent' not in kinds
+
+
+def test_a_slow_arm_acceptance_does_not_hold_the_number_forever(ros):
+    """The hand forms the number before the arm accepts its goal: the hold still starts."""
+    rig = Rig(ros, **{'fault.arm.mode': 'delay_accept', 'fault.arm.delay': 0.3})
+    rig.say(CLASSROOM)
+    rig.ros.until(lambda: any(s.startswith('第一个知识点') for s in rig.spoken()),
+                  timeout=10.0, what='the lecture')
+    assert rig.traced('number_held') == [{'number': 1, 'seconds': 0.5}]
