@@ -86,6 +86,19 @@ class Driver:
                 return
         raise AssertionError('the core never stops sending batches')
 
+    def step_until(self, done: Callable[[Any], bool], what: str, limit: int = 60) -> None:
+        """Answer open batches and fire timers, one at a time, until ``done(state)``."""
+        for _ in range(limit):
+            if done(self.state):
+                return
+            if self.open:
+                self.finish(self.open[0])
+            elif self.timers:
+                self.send(TimerFired(self.timers.pop(0)))
+            else:
+                break
+        raise AssertionError(f'never reached {what}')
+
     def finish(self, batch: SendBatch, returned_only: bool = False) -> None:
         if batch in self.open:
             self.open.remove(batch)

@@ -34,16 +34,8 @@ def open_names(d: Driver) -> list[str]:
     return [b.batch_id.split(':')[1] for b in d.open]
 
 
-def at(d: Driver, phase: str, limit: int = 40) -> None:
-    """Answer open batches (and fire timers) one at a time until the flow is at ``phase``."""
-    for _ in range(limit):
-        if course(d).phase == phase:
-            return
-        if d.open:
-            d.finish(d.open[0])
-        else:
-            d.send(TimerFired(d.timers.pop(0)))
-    raise AssertionError(f'never reached {phase}; at {course(d).phase}')
+def at(d: Driver, phase: str) -> None:
+    d.step_until(lambda state: state.course.phase == phase, phase)
 
 
 def started(d: Driver) -> list[StartTimer]:
