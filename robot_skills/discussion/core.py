@@ -36,7 +36,7 @@ from robot_skills.discussion.card import DiscussAnswer, PlanAnswer, RefreshAnswe
 from robot_skills.discussion.detectors import Finding, Policy, findings
 from robot_skills.discussion.history import HOW_TO, Digest, Turn
 from robot_skills.discussion.limits import WINDOW, limit
-from robot_skills.discussion.material import Lexicon, Material
+from robot_skills.discussion.material import AgendaPoint, Lexicon, Material
 from robot_skills.discussion.utterance import compose, context, problems
 from robot_skills.language.text import bigram_share, fold
 
@@ -52,6 +52,7 @@ class Session:
     material: Material
     digest: Digest
     card: StateCard | None = None
+    summary: str = ''
     since_card: deque[str] = field(default_factory=lambda: deque(maxlen=SINCE_CARD))
     turn_ids: OrderedDict[str, None] = field(default_factory=OrderedDict)
     turn_id_limit: int = TURN_IDS
@@ -120,10 +121,21 @@ class TaCore:
                             trigger_questions=triggers)
         return Step(answer.model_dump(), 'plan')
 
+    def note(self, session: Session, summary: str | None = None,
+             agenda: list[AgendaPoint] | None = None) -> None:
+        """The orchestrator's inputs before a step: the document's rolling summary (read
+        when it changed) and the must-discuss points it maintains (None: unchanged)."""
+        if agenda:
+            session.digest.set_agenda(agenda)
+        if summary and summary != session.summary:
+            session.summary = summary
+            session.digest.summarise(summary)
+
     def refresh(self, session: Session, previous: StateCard | None = None) -> Step:
         previous = previous or session.card
         order = self._order(session, previous)
-        found = findings(session.material, session.digest, self.policy, order)
+        found = findings(session.material, session.digest, self.policy, order,
+                         [gap for gap, _ in self.pending(session, order)])
         limit = _limit(session.digest)
         reason = (f'limit:{limit}' if limit else found[0].reason) if found else SILENT
         card = self._card(session, previous, bool(found) and not limit, order)
@@ -136,13 +148,14 @@ class TaCore:
         limit = _limit(session.digest)
         if limit:
             return Draft(previous, order, None, f'limit:{limit}')
-        found = findings(session.material, session.digest, self.policy, order)
+        found = findings(session.material, session.digest, self.policy, order,
+                         [gap for gap, _ in self.pending(session, order)])
         if not found:
             return Draft(previous, order, None, SILENT)
         finding = found[0]
         about = context(session.material, session.digest)
         return Draft(previous, order, finding, finding.reason,
-                     compose(session.material, self.lexicon, finding, about))
+                     compose(session.material, self.lexicon, finding, about, session.digest))
 
     def discuss(self, session: Session, draft: Draft, candidate: str = '') -> Step:
         """Speak ``draft`` (or a rule-abiding ``candidate``) if the limits still allow it."""
@@ -172,20 +185,28 @@ class TaCore:
                  if m.id in digest.misread and digest.misread[m.id].corrected is None]
         found += [(c.id, c.question) for c in material.conflicts
                   if len(digest.sides.get(c.id, ())) == 2 and c.id not in digest.settled]
+        found += [(gap, asked.text) for gap, asked in digest.open_questions()]
         rank = {gap: n for n, gap in enumerate(order)}
-        points = sorted(material.must_discuss, key=lambda p: rank.get(p.id, len(rank)))
-        found += [(p.id, p.question) for p in points if p.id not in digest.covered]
-        if not digest.concrete:
+        points = sorted(digest.points, key=lambda gap: rank.get(gap, len(rank)))
+        found += [(gap, self._point_question(session, gap)) for gap in points
+                  if gap not in digest.covered]
+        if not digest.practised:
             found.append((HOW_TO, self.lexicon.how_to_pending))
         return found
 
+    def _point_question(self, session: Session, gap: str) -> str:
+        point = session.digest.agenda.get(gap)
+        if point is not None:
+            return point.question or point.point
+        return next(p.question for p in session.material.must_discuss if p.id == gap)
+
     def _card(self, session: Session, previous: StateCard | None, should_speak: bool,
               order: tuple[str, ...]) -> StateCard:
-        known = self._questions(session.material)
+        known = self._questions(session)
         carried = [q for q in (previous.pending_questions if previous else [])
                    if q not in known and not _answered(q, session.since_card)]
         pending = [q for _, q in self.pending(session, order)] + carried
-        everything_covered = len(session.digest.covered) == len(session.material.must_discuss)
+        everything_covered = all(gap in session.digest.covered for gap in session.digest.points)
         card = StateCard(pending_questions=pending[:self.policy.max_pending],
                          should_speak=should_speak,
                          can_end_discussion=everything_covered and not pending
@@ -198,13 +219,15 @@ class TaCore:
         """The must-discuss point ids in the order the previous card listed them."""
         if previous is None:
             return ()
-        by_question = {p.question: p.id for p in session.material.must_discuss}
+        by_question = {self._point_question(session, gap): gap for gap in session.digest.points}
         return tuple(by_question[q] for q in previous.pending_questions if q in by_question)
 
-    def _questions(self, material: Material) -> set[str]:
+    def _questions(self, session: Session) -> set[str]:
+        material, digest = session.material, session.digest
         return {self.lexicon.how_to_pending, *(m.question for m in material.misreadings),
                 *(c.question for c in material.conflicts),
-                *(p.question for p in material.must_discuss)}
+                *(self._point_question(session, gap) for gap in digest.points),
+                *(asked.text for asked in digest.questions.values())}
 
 
 def _limit(digest: Digest) -> str:

@@ -27,10 +27,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from robot_skills.discussion.material import Lexicon, Material
-from robot_skills.discussion import practice
+from robot_skills.discussion.material import AgendaPoint, Lexicon, Material
+from robot_skills.discussion import practice, topic
 from robot_skills.discussion.stance import stance
-from robot_skills.language.text import fold
+from robot_skills.discussion.topic import Topic
+from robot_skills.language.text import bigram_share, fold
 
 ROLES = ('student', 'peer', 'ta', 'teacher', 'moderator')
 VOICES = frozenset({'student', 'peer'})
@@ -40,6 +41,10 @@ MAX_THRESHOLD = 500        # the largest turn count a detector parameter may tak
 KEEP = 1024                # per-turn facts kept (> MAX_THRESHOLD: decisions stay exact)
 MAX_BIGRAMS = 20_000
 MAX_PRACTICE_VERBS = 200    # bounded; a lexicon has fewer
+MAX_QUESTIONS = 16          # students' questions kept (the answered ones go first)
+MAX_AGENDA = 50             # the orchestrator's own must-discuss points
+AGENDA_SHARE = 0.5          # share of a point's wording that covers it (when it has no cues)
+SUMMARY = ''                # the speaker of a question the rolling summary records
 T = TypeVar('T')
 
 
@@ -100,6 +105,18 @@ class Standing:
 
 
 @dataclass
+class Asked:
+    """A student's own question (or one the rolling summary records), until answered."""
+
+    text: str
+    speaker: str           # SUMMARY for a question of the rolling summary
+    index: int             # the body turn it was asked in
+    folded: str
+    replied: bool = False  # someone else has spoken since (the first reply may answer it)
+    answered: bool = False
+
+
+@dataclass
 class Digest:
     """The history of one session, as the detectors read it (indices count body turns)."""
 
@@ -125,6 +142,76 @@ class Digest:
     bigrams: OrderedDict[str, None] = field(default_factory=OrderedDict)
     bigram_limit: int = MAX_BIGRAMS
     last_ta: int = -1
+    off: Tail[bool] = field(default_factory=Tail)       # per voice: off the topic
+    questions: OrderedDict[str, Asked] = field(default_factory=OrderedDict)
+    agenda: dict[str, AgendaPoint] = field(default_factory=dict)   # orchestrator's own points
+    summary_practice: bool = False                      # the rolling summary records one
+    topic: Topic | None = None
+
+    def __post_init__(self) -> None:
+        if self.topic is None:
+            self.topic = Topic.of(self.material, self.lexicon)
+
+    @property
+    def practised(self) -> bool:
+        """A concrete practice was proposed (by a student, or as the summary records)."""
+        return bool(self.concrete) or self.summary_practice
+
+    @property
+    def points(self) -> list[str]:
+        """The ids of every must-discuss point: the pack's, then the orchestrator's."""
+        return [p.id for p in self.material.must_discuss] + list(self.agenda)
+
+    def open_questions(self) -> list[tuple[str, Asked]]:
+        return [(gap, q) for gap, q in self.questions.items() if not q.answered]
+
+    # ---- the orchestrator's inputs ----------------------------------------------------------
+
+    def set_agenda(self, points: list[AgendaPoint]) -> None:
+        """Take the orchestrator's must-discuss points: statuses of pack points, new points."""
+        known = {p.id for p in self.material.must_discuss}
+        by_text = {fold(p.point): gap for gap, p in self.agenda.items()}
+        for point in points:
+            gap = point.id or by_text.get(fold(point.point)) or f'agenda-{len(self.agenda) + 1}'
+            if gap not in known and point.point.strip():
+                if gap not in self.agenda and len(self.agenda) >= MAX_AGENDA:
+                    continue
+                self.agenda[gap] = point
+                by_text[fold(point.point)] = gap
+            if point.covered and (gap in known or gap in self.agenda):
+                self.covered.setdefault(gap, self.body - 1)
+        self.topic = Topic.of(self.material, self.lexicon,
+                              tuple(p.point for p in self.agenda.values()))
+
+    def summarise(self, raw: str) -> None:
+        """Read the rolling summary: the points it covers, the practice it records, the
+        material it is about (what the TA asks next), the questions it leaves open."""
+        text = fold(raw)
+        for gap in self.points:
+            if gap not in self.covered and self._covers(gap, text):
+                self.covered[gap] = self.body - 1
+        last = max(((text.rfind(cue), item.id) for item in self.material.items
+                    for cue in item.cues if cue in text), default=None)
+        if last is not None and self.touched.get(last[1], -2) < self.body - 1:
+            self.touched[last[1]] = self.body - 1
+        sentences = [s for s in re.split(r'(?<=[。！？!?；;\n])', raw) if s.strip()]
+        self.summary_practice |= any(practice.proposes(s, self.material, self.lexicon)
+                                     for s in sentences)
+        for gap in [g for g, q in self.questions.items() if q.speaker == SUMMARY]:
+            if not self.questions[gap].answered:
+                del self.questions[gap]
+        for n, asked in enumerate(self._asked(raw)):
+            self._track(f'summary-{self.body}-{n}', Asked(asked, SUMMARY, self.body - 1,
+                                                          fold(asked), replied=True))
+
+    def _covers(self, gap: str, text: str) -> bool:
+        point = self.agenda.get(gap)
+        if point is None:
+            cues = next(p.cues for p in self.material.must_discuss if p.id == gap)
+            return any(cue in text for cue in cues)
+        if point.cues:
+            return any(cue in text for cue in point.cues)
+        return bigram_share(fold(point.point), text) >= AGENDA_SHARE
 
     @property
     def body(self) -> int:
@@ -159,10 +246,11 @@ class Digest:
             if any(cue in text for cue in item.cues):
                 touched_new |= item.id not in self.touched
                 self.touched[item.id] = index
-        for point in self.material.must_discuss:
-            if point.id not in self.covered and any(cue in text for cue in point.cues):
-                self.covered[point.id] = index
+        for gap in self.points:
+            if gap not in self.covered and self._covers(gap, text):
+                self.covered[gap] = index
                 touched_new = True
+        self._questions(index, turn, text)
         self._misreadings(index, turn.text)
         comparing = any(cue in text for cue in words.comparison_cues)
         self._conflicts(index, text, comparing)
@@ -181,6 +269,35 @@ class Digest:
         self.new.append(touched_new or fresh >= self.novel_bigrams)
         self.action.append(acting)
         self.abstract.append(any(cue in text for cue in words.abstract_cues))
+        assert self.topic is not None
+        self.off.append(self.topic.about(text, words) is False)
+
+    def _questions(self, index: int, turn: Turn, text: str) -> None:
+        """Answer open questions (see ``topic``), then track the ones this turn asks."""
+        assert self.topic is not None
+        replying = topic.replies(turn.text, self.lexicon)
+        on = self.topic.about(text, self.lexicon)
+        for asked in self.questions.values():
+            if asked.answered or asked.speaker == turn.speaker:
+                continue
+            if replying and (self.topic.shares(asked.folded, text) or
+                             (not asked.replied and on)):
+                asked.answered = True
+            asked.replied = True
+        for n, question in enumerate(self._asked(turn.text)):
+            self._track(f'question-{index}-{n}', Asked(question, turn.speaker, index,
+                                                       fold(question)))
+
+    def _asked(self, raw: str) -> list[str]:
+        assert self.topic is not None
+        cues = [cue for reading in self.material.misreadings for cue in reading.cues]
+        return topic.questions(raw, self.topic, self.lexicon, cues)
+
+    def _track(self, gap: str, asked: Asked) -> None:
+        self.questions[gap] = asked
+        while len(self.questions) > MAX_QUESTIONS:
+            answered = next((g for g, q in self.questions.items() if q.answered), None)
+            del self.questions[answered if answered is not None else next(iter(self.questions))]
 
     def _misreadings(self, index: int, raw: str) -> None:
         """A misreading stands when a turn affirms it (negated, doubted, disagreed-with or

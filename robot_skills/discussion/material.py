@@ -185,6 +185,16 @@ class Lexicon(Strict):
                                      description='what a question handed back asks about')
     speaker_labels: list[str] = Field(min_length=1,
                                       description='roles the TA must never speak for')
+    generic_words: list[str] = Field(default_factory=list,
+                                     description='words that carry no topic (我们, 觉得)')
+    question_words: list[str] = Field(default_factory=list,
+                                      description='question words (怎么, 谁): not content')
+    question_handback: str = Field(min_length=1, description="a student's question handed "
+                                                             'back ({question} is replaced)')
+    question_handback_short: str = Field(min_length=1,
+                                         description='the same when the question is too long')
+    point_handback: str = Field(min_length=1, description="an orchestrator's point handed back "
+                                                          '({point} is replaced)')
     how_to: str = Field(min_length=1, description='the default "怎么做" question')
     how_to_pending: str = Field(min_length=1, description='the pending "怎么做" gap')
     max_hanzi: int = Field(80, ge=10, le=300, description='an utterance at most')
@@ -198,4 +208,38 @@ class Lexicon(Strict):
                             'scope_breaks', 'rejections', 'question_particles', 'rhetorical',
                             'choice_questions', 'tags', 'others', 'reporting_verbs',
                             'mistaken_verbs', 'hearsay', 'retractions', 'disagreements',
-                            'endorsements', 'clause_openers')(_folded)
+                            'endorsements', 'clause_openers', 'generic_words',
+                            'question_words')(_folded)
+
+
+class AgendaPoint(Strict):
+    """A must-discuss point the orchestrator maintains (discussion/open, ta_step).
+
+    With the ``id`` of a pack point it reports that point's status; otherwise it is a
+    point of its own, pending until a student or peer covers it (one of its ``cues``, or
+    most of its wording) or the orchestrator reports it ``covered``.
+    """
+
+    id: str = Field('', max_length=80, description="a pack point's id, or this point's own")
+    point: str = Field('', max_length=200, description='the point (required for a new one)')
+    question: str = Field('', max_length=200,
+                          description="the pending question ('' = the point)")
+    cues: list[str] = Field(default_factory=list, max_length=50)
+    covered: bool = Field(False, description='the orchestrator saw it covered')
+
+    @field_validator('cues')
+    @classmethod
+    def _fold_cues(cls, cues: list[str]) -> list[str]:
+        return _folded(cues)
+
+    @model_validator(mode='after')
+    def _named(self) -> AgendaPoint:
+        if not self.id and not self.point.strip():
+            raise ValueError('a must-discuss point needs an id (of a pack point) or a point')
+        return self
+
+
+class Agenda(Strict):
+    """The orchestrator's must-discuss points, as sent (a JSON list of points)."""
+
+    points: list[AgendaPoint] = Field(default_factory=list, max_length=50)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from robot_skills.discussion.material import Lexicon
@@ -53,8 +54,25 @@ class Clause:
     last: bool         # the last clause of its sentence
 
 
-def clauses(text: str, words: Lexicon) -> list[Clause]:
-    """The turn's clauses, folded, each with whether its sentence is a question."""
+def clauses(text: str, words: Lexicon) -> tuple[Clause, ...]:
+    """The turn's clauses, folded, each with whether its sentence is a question (cached: the
+    misreading, practice and question rules all read the same turn)."""
+    key = id(words)
+    if _LEXICONS.get(key) is not words:
+        if len(_LEXICONS) >= MAX_LEXICONS:
+            _LEXICONS.clear()
+            _clauses.cache_clear()
+        _LEXICONS[key] = words
+    return _clauses(text, key)
+
+
+MAX_LEXICONS = 8
+_LEXICONS: dict[int, Lexicon] = {}
+
+
+@lru_cache(maxsize=2048)
+def _clauses(text: str, key: int) -> tuple[Clause, ...]:
+    words = _LEXICONS[key]
     found: list[Clause] = []
     for n, sentence in enumerate(SENTENCES.findall(text) or [text]):
         body = sentence.rstrip('。！？!?；;…\n ')
@@ -67,7 +85,7 @@ def clauses(text: str, words: Lexicon) -> list[Clause]:
         for m, part in enumerate(parts):
             rhetorical = any(marker in part for marker in words.rhetorical)
             found.append(Clause(part, n, asks or rhetorical, m == len(parts) - 1))
-    return found
+    return tuple(found)
 
 
 def is_question(clause: Clause, words: Lexicon) -> bool:
@@ -91,7 +109,7 @@ def stance(text: str, cues: list[str], words: Lexicon) -> Stance:
 
 # ---- one clause -----------------------------------------------------------------------------
 
-def _clause_stance(parts: list[Clause], n: int, cue_at: tuple[int, int],
+def _clause_stance(parts: tuple[Clause, ...], n: int, cue_at: tuple[int, int],
                    words: Lexicon) -> Stance:
     clause = parts[n]
     start, end = cue_at
@@ -194,7 +212,7 @@ def _leads(text: str, phrases: list[str], words: Lexicon) -> bool:
     return any(text.startswith(p) or text.startswith('我' + p) for p in phrases)
 
 
-def _tag_closes(parts: list[Clause], n: int, words: Lexicon) -> bool:
+def _tag_closes(parts: tuple[Clause, ...], n: int, words: Lexicon) -> bool:
     """The sentence of clause ``n`` ends on a tag (…，对吧？): an assertion, not a question."""
     sentence = parts[n].sentence
     tail = [p for p in parts[n + 1:] if p.sentence == sentence]
@@ -203,6 +221,8 @@ def _tag_closes(parts: list[Clause], n: int, words: Lexicon) -> bool:
 
 def _split_openers(part: str, words: Lexicon) -> list[str]:
     """Split a folded clause before contrastive connectives (ASR text has no commas)."""
+    if not any(opener in part[1:] for opener in words.clause_openers):
+        return [part]
     pieces = [part]
     for opener in words.clause_openers:
         pieces = [p for piece in pieces for p in _split_at(piece, opener)]

@@ -24,20 +24,44 @@ from robot_skills.language.text import bigram_share, fold, hanzi
 SENTENCE = re.compile(r'[^。！？!?]+[。！？!?]*')
 LATIN = re.compile(r'[A-Za-z]')
 LABEL = re.compile(r'材料\s*[一二三四五六七八九十0-9A-Za-z]+')
+QUOTE_SAFE = re.compile(r'[。！？!?；;：:“”"\n]+')   # what a quoted question may not carry
 
 
 def compose(material: Material, lexicon: Lexicon, finding: Finding,
-            about: Item | None = None) -> str:
+            about: Item | None = None, digest: Digest | None = None) -> str:
     """The template utterance for ``finding``: material content, then the question back.
 
     ``about``: for "怎么做", the material item the students' analysis is about.
+    ``digest``: the session's history, for a student's question or an orchestrator's point
+    (handed back with the material item it is about; a quoted question too long for the
+    limit is referred to instead).
     """
-    return ''.join(_sentence(s) for s in sentences(material, lexicon, finding, about) if s)
+    options = [sentences(material, lexicon, finding, about, digest)]
+    if digest is not None and finding.gap in digest.questions:
+        options.append(sentences(material, lexicon, finding, about, digest, short=True))
+    texts = [''.join(_sentence(s) for s in option if s) for option in options]
+    return next((t for t in texts if not problems(t, material, lexicon, finding.blocking)),
+                texts[0])
 
 
 def sentences(material: Material, lexicon: Lexicon, finding: Finding,
-              about: Item | None = None) -> list[str]:
+              about: Item | None = None, digest: Digest | None = None,
+              short: bool = False) -> list[str]:
     gap = finding.gap
+    if digest is not None and gap in digest.questions:
+        asked = digest.questions[gap]
+        item = _about(material, asked.folded) or about or context(material, digest)
+        quoted = QUOTE_SAFE.sub('，', asked.text).strip('，')
+        handback = (lexicon.question_handback_short if short else
+                    lexicon.question_handback.replace('{question}', quoted))
+        return [item.text, handback]
+    if digest is not None and gap in digest.agenda:
+        point = digest.agenda[gap]
+        item = _about(material, fold(point.point)) or about or context(material, digest)
+        ask = point.question if point.question.endswith(('？', '?')) else ''
+        if not ask or not any(cue in ask for cue in lexicon.handback_cues):
+            ask = lexicon.point_handback.replace('{point}', QUOTE_SAFE.sub('，', point.point))
+        return [item.text, ask]
     reading = next((m for m in material.misreadings if m.id == gap), None)
     if reading is not None:
         return [reading.clarify if finding.blocking else '', reading.correction, reading.ask]
@@ -48,6 +72,12 @@ def sentences(material: Material, lexicon: Lexicon, finding: Finding,
     if point is not None:
         return [material.item(point.support).text, point.ask]
     return [(about or context(material, None)).text, material.how_to or lexicon.how_to]
+
+
+def _about(material: Material, folded: str) -> Item | None:
+    """The material item whose cue ``folded`` names (the first), if any."""
+    return next((item for item in material.items if any(cue in folded for cue in item.cues)),
+                None)
 
 
 def context(material: Material, digest: Digest | None) -> Item:
@@ -96,6 +126,11 @@ def material_problems(material: Material, lexicon: Lexicon) -> list[str]:
         text = compose(material, lexicon, finding, about)
         found += [f'entry {where}: the utterance {text!r} {problem}'
                   for problem in problems(text, material, lexicon, finding.blocking)]
+    for item in material.items:     # a student's question handed back, at its shortest
+        text = _sentence(item.text) + _sentence(lexicon.question_handback_short)
+        found += [f"entry {item.id!r}, field 'text' with the lexicon's question_handback_short:"
+                  f' the utterance {text!r} {problem}'
+                  for problem in problems(text, material, lexicon)]
     return found
 
 
