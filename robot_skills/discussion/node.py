@@ -6,10 +6,13 @@ a session with a material pack of the configured ``discussions_dir`` (by name,
 or a path inside that folder: a path outside it is refused without being read)
 or an inline one (``material_yaml``, through the wire parser);
 ``discussion/ta_step`` (TaStep) answers plan / discuss / refresh with exactly
-the document's JSON. With ``robot_namespace`` set (e.g. ``/tianyi``), each TA
-body turn is also spoken through that robot's ``tts/speak``. With
-``llm_base_url`` set, an OpenAI-compatible endpoint may reword an utterance
-on a worker thread; its answer is used only if it passes the same rules.
+the document's JSON. Both take the orchestrator's optional inputs: the rolling
+summary (``summary``) and the must-discuss points it maintains
+(``must_discuss_json``); neither is ever traced, only counted. With
+``robot_namespace`` set (e.g. ``/tianyi``), each TA body turn is also spoken
+through that robot's ``tts/speak``. With ``llm_base_url`` set, an
+OpenAI-compatible endpoint may reword an utterance on a worker thread; its
+answer is used only if it passes the same rules.
 Every refusal (unknown session, bad role, bad previous card, a pack that
 breaks the rules) is answered with the reason, and logged and traced on
 ``skill_events`` by a reason code (``RefusedError.reason``): the answer may quote
@@ -23,7 +26,7 @@ other up; ``discuss`` checks the limits again when it commits.
 Parameters (read only): ``lexicon_file``, ``discussions_dir``,
 ``robot_namespace``, ``ta_id``, the detector thresholds
 (``misreading_grace``, ``stall_turns``, ``uncovered_turns``,
-``abstract_turns``, ``max_pending``), ``max_sessions``, ``max_text``, and
+``abstract_turns``, ``drift_turns``, ``max_pending``), ``max_sessions``, ``max_text``, and
 ``llm_base_url`` / ``llm_model`` / ``llm_key_env`` / ``llm_timeout``.
 """
 
@@ -44,7 +47,7 @@ from robot_skills.discussion.card import StateCard
 from robot_skills.discussion.core import Session, Step, TaCore
 from robot_skills.discussion.detectors import Policy
 from robot_skills.discussion.history import ROLES, Turn
-from robot_skills.discussion.material import Lexicon, Material
+from robot_skills.discussion.material import Agenda, AgendaPoint, Lexicon, Material
 from robot_skills.discussion.provider import UtteranceWriter
 from robot_skills.discussion.utterance import material_problems
 from robot_skills.model.commands import Device, Speak
@@ -84,6 +87,8 @@ class TaSettings:
                                    high=500, read_only=True)
     abstract_turns: int = setting(4, 'Turns of judgement without an action before 怎么做',
                                   low=2, high=50, read_only=True)
+    drift_turns: int = setting(3, 'Turns off the topic (a question pending) before the TA '
+                                  'brings the group back', low=2, high=50, read_only=True)
     max_pending: int = setting(4, 'pending_questions is a short list: at most this long',
                                low=1, high=20, read_only=True)
     max_sessions: int = setting(64, 'Open sessions at most (the oldest is closed beyond)',
@@ -148,7 +153,8 @@ class PblTa(GuardedNode):
         self.packs = load_packs(value.discussions_dir, self.lexicon)
         self.core = TaCore(self.lexicon, Policy(
             value.misreading_grace, value.stall_turns, value.uncovered_turns,
-            value.abstract_turns, max_pending=value.max_pending), value.ta_id)
+            value.abstract_turns, max_pending=value.max_pending,
+            drift_turns=value.drift_turns), value.ta_id)
         self.sessions: dict[str, Session] = {}
         self._ids = itertools.count(1)
         # Steps may wait (for a turn, for the LLM) and are served concurrently: one waiting
@@ -185,15 +191,18 @@ class PblTa(GuardedNode):
         session_id = request.session_id or f'discussion-{next(self._ids)}'
         try:
             material = self._material(request)
+            agenda = _agenda(request.must_discuss_json, self.guard.limits)
         except RefusedError as error:
             return self._refuse_open(response, session_id, str(error), error.reason)
         except ConfigError as error:
             return self._refuse_open(response, session_id, str(error), 'bad_pack')
         with self._lock:
-            return self._open(session_id, material, response)
+            return self._open(session_id, material, response, agenda,
+                              request.summary[:self.value.max_text])
 
-    def _open(self, session_id: str, material: Material,
-              response: OpenDiscussion.Response) -> OpenDiscussion.Response:
+    def _open(self, session_id: str, material: Material, response: OpenDiscussion.Response,
+              agenda: list[AgendaPoint] | None = None,
+              summary: str = '') -> OpenDiscussion.Response:
         if session_id in self.sessions:
             return self._refuse_open(response, session_id, f'session {session_id[:80]!r} is '
                                                            'open already; use another session_id',
@@ -203,8 +212,11 @@ class PblTa(GuardedNode):
             del self.sessions[closed]
             self.tracer.emit('session_closed', 'evicted', closed,
                              {'max_sessions': self.value.max_sessions})
-        self.sessions[session_id] = self.core.open(session_id, material)
-        self.tracer.emit('session_opened', '', session_id, {'topic': material.topic})
+        session = self.sessions[session_id] = self.core.open(session_id, material)
+        self.core.note(session, summary, agenda)
+        self.tracer.emit('session_opened', '', session_id, {
+            'topic': material.topic, 'agenda_points': len(agenda or ()),
+            'summary_chars': len(summary)})
         response.ok, response.session_id = True, session_id
         return response
 
@@ -283,6 +295,7 @@ class PblTa(GuardedNode):
                 raise RefusedError('unknown_mode', f'mode must be one of {", ".join(MODES)}, '
                                                    f'not {request.mode[:80]!r}')
             previous = _card(request.previous_state_card_json, self.guard.limits)
+            agenda = _agenda(request.must_discuss_json, self.guard.limits)
             if request.last_turn_id and not await self._heard(session, request.last_turn_id):
                 raise RefusedError('turn_not_heard', f'turn {request.last_turn_id[:80]!r} was '
                                                      'not heard on discussion/turns within '
@@ -293,6 +306,8 @@ class PblTa(GuardedNode):
                              {'reason': error.reason})
             response.ok, response.error = False, str(error)
             return response
+        with self._lock:
+            self.core.note(session, request.summary[:self.value.max_text], agenda)
         if request.mode == 'discuss':
             step = await self._discuss(session, previous)
         else:
@@ -382,6 +397,21 @@ def _card(raw: str, limits: wire.Limits) -> StateCard | None:
         return wire.model(wire.json_value(raw, field, limits), StateCard, field)
     except wire.WireError as error:
         raise RefusedError('bad_previous_card', str(error)) from error
+
+
+def _agenda(raw: str, limits: wire.Limits) -> list[AgendaPoint] | None:
+    """The orchestrator's must-discuss points ('' = none), or a refusal naming the entry."""
+    if not raw.strip():
+        return None
+    field = 'must_discuss_json'
+    try:
+        value = wire.json_value(raw, field, limits)
+        if not isinstance(value, list):
+            raise RefusedError('bad_must_discuss', f'{field}: a JSON list of points, not '
+                                                   f'{type(value).__name__}')
+        return wire.model({'points': value}, Agenda, field).points
+    except wire.WireError as error:
+        raise RefusedError('bad_must_discuss', str(error)) from error
 
 
 def main(args: list[str] | None = None) -> int:

@@ -62,10 +62,11 @@ class Rig:
                 text=text, is_body=body, turn_id=f'turn-{self.sent}'))
         return f'turn-{self.sent}'
 
-    def step(self, session: str, mode: str, after: str = '', previous: str = '') -> TaStep.Response:
+    def step(self, session: str, mode: str, after: str = '', previous: str = '',
+             summary: str = '', agenda: str = '') -> TaStep.Response:
         return self.ros.wait(self.step_client.call_async(TaStep.Request(
             session_id=session, mode=mode, last_turn_id=after,
-            previous_state_card_json=previous)))
+            previous_state_card_json=previous, summary=summary, must_discuss_json=agenda)))
 
     def traced(self, kind: str) -> list[SkillEvent]:
         return [e for e in self.events.messages if e.kind == kind]
@@ -340,3 +341,42 @@ def test_a_pack_folder_with_a_link_out_of_it_stops_the_node(ros, tmp_path):
     with pytest.raises(ConfigError, match='leads out of discussions_dir') as refused:
         ros.add(PblTa, parameter_overrides=[Parameter('discussions_dir', value=str(folder))])
     assert 'SECRET' not in str(refused.value)
+
+
+def test_the_orchestrator_s_summary_and_points_reach_the_decisions(rig):
+    """discussion/open and ta_step carry the rolling summary and the must-discuss points the
+    orchestrator maintains; both change what is pending, neither is traced."""
+    marker = '林晓雨说前面谈了定时定点让准确率从三成升到七成'
+    point = {'point': '垃圾桶摆放的位置', 'question': '垃圾桶放在哪里、谁来管？', 'cues': ['垃圾桶']}
+    assert rig.open(material='community_waste', session_id='plain').ok
+    assert rig.open(material='community_waste', session_id='s', summary=marker,
+                    must_discuss_json=json.dumps([point], ensure_ascii=False)).ok
+    plain = json.loads(rig.step('plain', 'refresh').json)['state_card']['pending_questions']
+    card = json.loads(rig.step('s', 'refresh').json)['state_card']['pending_questions']
+    assert '试点成功到底靠什么？' in plain and '试点成功到底靠什么？' not in card
+    assert '垃圾桶放在哪里、谁来管？' in card and '垃圾桶放在哪里、谁来管？' not in plain
+    rolled = rig.step('s', 'refresh', summary='后来大家也谈了楼长招募志愿者轮流排班。',
+                      agenda=json.dumps([{'id': 'p_backend', 'covered': True}]))
+    pending = json.loads(rolled.json)['state_card']['pending_questions']
+    assert '值守的人从哪里来、怎么坚持下去？' not in pending
+    assert '后端混运的问题怎么解决？' not in pending
+    assert marker not in ''.join(e.detail_json for e in rig.events.messages)
+
+
+@pytest.mark.parametrize('agenda, error', [
+    ('not json', 'must_discuss_json'),
+    ('{"point": "x"}', 'a JSON list of points'),
+    ('[{"colour": 1}]', 'must_discuss_json'),
+    ('[{}]', 'needs an id'),
+])
+def test_bad_must_discuss_points_are_refused_by_open_and_step(rig, agenda, error):
+    refused = rig.open(material='community_waste', session_id='x', must_discuss_json=agenda)
+    assert not refused.ok and error in refused.error
+    assert rig.open(material='community_waste', session_id='s').ok
+    step = rig.step('s', 'refresh', agenda=agenda)
+    assert not step.ok and error in step.error
+    reasons = rig.ros.until(lambda: [json.loads(e.detail_json)['reason']
+                                     for e in rig.traced('refused')][1:] and
+                            [json.loads(e.detail_json)['reason'] for e in rig.traced('refused')],
+                            what='two refusals')
+    assert reasons == ['bad_must_discuss', 'bad_must_discuss']
