@@ -86,7 +86,7 @@ class Topic:
             return True
         cues = (*lexicon.practice_verbs, *lexicon.actors, *lexicon.abstract_cues,
                 *lexicon.comparison_cues)
-        return any(cue in folded for cue in cues)
+        return any(cue in folded for cue in cues if len(cue) > 1)   # 发 is also in 出发
 
     def shares(self, a: str, b: str) -> bool:
         """Two folded texts share a content word pair (not a generic one)."""

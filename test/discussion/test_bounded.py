@@ -23,7 +23,7 @@ WIDEST = Policy(misreading_grace=50, stall_turns=50, uncovered_turns=MAX_THRESHO
 def _unbounded(digest: Digest) -> Digest:
     """The same digest with nothing ever forgotten: the reference the bound must match."""
     endless = 10 ** 9
-    for name in ('ta', 'voices', 'new', 'action', 'abstract'):
+    for name in ('ta', 'voices', 'new', 'action', 'abstract', 'off'):
         setattr(digest, name, Tail(endless))
     digest.bigram_limit = endless
     return digest
