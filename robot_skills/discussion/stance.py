@@ -74,6 +74,8 @@ _LEXICONS: dict[int, Lexicon] = {}
 def _clauses(text: str, key: int) -> tuple[Clause, ...]:
     words = _LEXICONS[key]
     found: list[Clause] = []
+    for particle in words.question_particles:     # ASR: 只要罚款就行吗我看不一定
+        text = re.sub(f'{re.escape(particle)}(?=[^\\s。！？!?，,；;…])', f'{particle}？', text)
     for n, sentence in enumerate(SENTENCES.findall(text) or [text]):
         body = sentence.rstrip('。！？!?；;…\n ')
         folded_parts = [fold(part) for part in CLAUSE_MARKS.split(body)]

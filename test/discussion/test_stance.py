@@ -56,9 +56,11 @@ AFFIRMS = ['{c}', '我觉得{c}', '其实说到底还是{c}', '材料里就是�
            '大家不分类是因为{c}']
 # Negated with scope: right before, several words before, across a comma, after it.
 NEGATED = ['不是{c}', '我不认为{c}', '我从来不觉得大家真的{c}', '并不是说{c}', '我不觉得，{c}',
-           '未必{c}', '怎么可能{c}', '{c}是不对的', '{c}这种说法站不住', '我不相信我们小区{c}']
+           '未必{c}', '怎么可能{c}', '{c}是不对的', '{c}这种说法站不住', '我不相信我们小区{c}',
+           '{c}也没有用']
 # Doubted: a question, a rhetorical question that denies it, a choice question, doubt.
-DOUBTED = ['{c}吗？', '真的{c}吗', '难道{c}？', '是不是{c}？', '我怀疑{c}', '{c}？']
+DOUBTED = ['{c}吗？', '真的{c}吗', '难道{c}？', '是不是{c}？', '我怀疑{c}', '{c}？',
+           '{c}吗我看不一定']     # ASR: no punctuation
 # Reported speech the speaker disagrees with, or a belief the speaker gave up.
 DISAGREED = ['有人说{c}，我不同意', '他们以为{c}', '你刚才说{c}，可是我不这么看',
              '我本来以为{c}，后来发现不是', '据说{c}，我看未必', '有人觉得{c}但是我不这么认为']
