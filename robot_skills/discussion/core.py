@@ -116,7 +116,8 @@ class TaCore:
         material = session.material
         triggers = material.trigger_questions or [
             *(p.ask for p in material.must_discuss), *(c.ask for c in material.conflicts)]
-        answer = PlanAnswer(must_discuss_points=[p.point for p in material.must_discuss],
+        agenda = [p.point for p in session.digest.agenda.values()]
+        answer = PlanAnswer(must_discuss_points=[p.point for p in material.must_discuss] + agenda,
                             likely_misreadings=[m.reading for m in material.misreadings],
                             trigger_questions=triggers)
         return Step(answer.model_dump(), 'plan')

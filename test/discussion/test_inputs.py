@@ -46,6 +46,13 @@ def test_a_point_of_the_orchestrator_is_pending_until_a_student_covers_it():
     assert 'agenda-1' not in pending(core, session)
 
 
+def test_the_plan_lists_the_orchestrator_s_points_after_the_pack_s():
+    core, session = play()
+    plain = core.plan(session).answer['must_discuss_points']
+    core, session = play(agenda=[POINT])
+    assert core.plan(session).answer['must_discuss_points'] == [*plain, POINT.point]
+
+
 def test_a_pack_point_the_orchestrator_saw_covered_is_not_pending():
     core, session = play('嗯')
     assert 'p_people' in pending(core, session)
