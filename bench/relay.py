@@ -16,6 +16,7 @@ from rclpy.action import ActionClient
 from rclpy.node import Node
 from rclpy.time import Time
 
+from robot_skills.runtime import stop
 from robot_skills.runtime.entry import executor_from_env, init, spin
 from robot_skills.runtime.guard import DEEP_QOS
 from robot_skills.runtime.tracing import TRACE_QOS
@@ -47,7 +48,8 @@ def main() -> None:
     node = Relay()
     executor = executor_from_env()
     executor.add_node(node)
-    spin(executor)
+    with stop.spinning():          # a signal ends the spin; the figures are still printed
+        spin(executor)
     print(json.dumps({'pubsub_ms': node.pubsub_ms}), flush=True)
     rclpy.try_shutdown()
 

@@ -69,17 +69,3 @@ class Talk:
             if step.answer['state_card']['should_speak']:
                 steps.append(self.discuss())
         return steps
-
-
-def broken(ta_turns: list[bool]) -> list[str]:
-    """Every limit a whole history breaks, computed independently of ``may_speak``."""
-    found = []
-    for end in range(1, len(ta_turns) + 1):
-        prefix = ta_turns[:end]
-        if prefix[-1] and 5 * sum(prefix) > len(prefix):
-            found.append(f'share over 20% at body turn {end}')
-        if end >= 2 and prefix[-1] and prefix[-2]:
-            found.append(f'two TA turns in a row at {end}')
-        if sum(prefix[-3:]) > 1:
-            found.append(f'two TA turns in the window ending at {end}')
-    return found
