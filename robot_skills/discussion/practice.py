@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from robot_skills.discussion.material import Lexicon, Material
-from robot_skills.discussion.stance import clauses, is_question
+from robot_skills.discussion.stance import clauses, is_question, stance_of_clause
 from robot_skills.language.text import bigram_share, fold
 
 
@@ -34,7 +34,10 @@ def proposes(raw: str, material: Material, words: Lexicon) -> bool:
     """``raw`` (one turn) proposes a concrete, executable practice of the students' own."""
     if restates(raw, material, words):
         return False
-    return any(_concrete(clause.text, words) for clause in clauses(raw, words)
+    parts = clauses(raw, words)
+    return any(_concrete(clause.text, words)      # 不可能每天值守 rejects the practice
+               and stance_of_clause(parts, n, words.practice_verbs, words) == 'affirms'
+               for n, clause in enumerate(parts)
                if not is_question(clause, words))
 
 

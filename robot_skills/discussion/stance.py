@@ -109,6 +109,13 @@ def stance(text: str, cues: list[str], words: Lexicon) -> Stance:
     return 'reports'
 
 
+def stance_of_clause(parts: tuple[Clause, ...], n: int, cues: list[str],
+                     words: Lexicon) -> Stance:
+    """How the speaker stands to what ``cues`` say in clause ``n`` of ``parts`` alone."""
+    cue_at = _first_cue(parts[n].text, cues)
+    return 'absent' if cue_at is None else _clause_stance(parts, n, cue_at, words)
+
+
 # ---- one clause -----------------------------------------------------------------------------
 
 def _clause_stance(parts: tuple[Clause, ...], n: int, cue_at: tuple[int, int],
@@ -232,7 +239,13 @@ def _split_openers(part: str, words: Lexicon) -> list[str]:
 
 
 def _split_at(text: str, opener: str) -> list[str]:
+    """``text`` cut before every ``opener`` after its first character (a loop, not a
+    recursion: a turn of a thousand openers is still one turn)."""
+    pieces, start = [], 0
     at = text.find(opener, 1)
-    if at < 0:
-        return [text]
-    return [text[:at], *_split_at(text[at:], opener)]
+    while at >= 0:
+        pieces.append(text[start:at])
+        start = at
+        at = text.find(opener, at + 1)
+    pieces.append(text[start:])
+    return pieces

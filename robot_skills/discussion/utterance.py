@@ -49,17 +49,20 @@ def sentences(material: Material, lexicon: Lexicon, finding: Finding,
               short: bool = False) -> list[str]:
     gap = finding.gap
     if digest is not None and gap in digest.questions:
-        asked = digest.questions[gap]
-        item = _about(material, asked.folded) or about or context(material, digest)
+        asked = digest.questions[gap]     # never with the item it names: that would answer it
+        unnamed = [i for i in (about, context(material, digest), *material.items)
+                   if i is not None and not any(cue in asked.folded for cue in i.cues)]
+        item = unnamed[0] if unnamed else None
         quoted = QUOTE_SAFE.sub('，', asked.text).strip('，')
         handback = (lexicon.question_handback_short if short else
                     lexicon.question_handback.replace('{question}', quoted))
-        return [item.text, handback]
+        return [item.text if item is not None else '', handback]
     if digest is not None and gap in digest.agenda:
         point = digest.agenda[gap]
         item = _about(material, fold(point.point)) or about or context(material, digest)
         ask = point.question if point.question.endswith(('？', '?')) else ''
-        if not ask or not any(cue in ask for cue in lexicon.handback_cues):
+        if (not ask or QUOTE_SAFE.search(ask[:-1])      # one question, not several sentences
+                or not any(cue in ask for cue in lexicon.handback_cues)):
             ask = lexicon.point_handback.replace('{point}', QUOTE_SAFE.sub('，', point.point))
         return [item.text, ask]
     reading = next((m for m in material.misreadings if m.id == gap), None)

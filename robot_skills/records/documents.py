@@ -20,7 +20,8 @@ from robot_skills.records.tools import Context, Out, PairArgs, tool
 FRONTMATTER = re.compile(r'\A---\s*\n(.*?)\n---\s*\n', re.DOTALL)
 TITLE_LENGTH = 40
 FENCE = re.compile(r'^ {0,3}(`{3,}|~{3,})')
-ATX_H1 = re.compile(r'^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$')
+ATX_H1 = re.compile(r'^ {0,3}#(?:[ \t]|$)')          # its text is cut in Python: no backtracking
+ATX_CLOSING = re.compile(r'(?:^|[ \t])#+$')
 ATX_ANY = re.compile(r'^ {0,3}#{1,6}(?:[ \t]|$)')
 SETEXT_H1 = re.compile(r'^ {0,3}=+[ \t]*$')
 SETEXT_H2 = re.compile(r'^ {0,3}-+[ \t]*$')
@@ -47,10 +48,10 @@ def h1_headings(markdown: str) -> list[str]:
             found.append(' '.join(paragraph))
             paragraph = []
             continue
-        atx = ATX_H1.match(line)
-        if atx:
-            if atx.group(1) and atx.group(1).strip():
-                found.append(atx.group(1).strip())
+        if ATX_H1.match(line):
+            text = _atx_text(line)
+            if text:
+                found.append(text)
             paragraph = []
         elif not line.strip() or ATX_ANY.match(line) or (paragraph and SETEXT_H2.match(line)) \
                 or (not paragraph and (line.startswith(('    ', '\t')) or
@@ -59,6 +60,14 @@ def h1_headings(markdown: str) -> list[str]:
         else:
             paragraph.append(line.strip())
     return found
+
+
+def _atx_text(line: str) -> str:
+    """``# Title ##`` -> ``Title``: the text after the opening ``#``, without a closing run of
+    ``#`` (linear, whatever the line holds)."""
+    text = line.lstrip(' ')[1:].strip(' \t')
+    closing = ATX_CLOSING.search(text)
+    return text[:closing.start()].strip(' \t') if closing else text
 
 
 def derive_title(markdown: str) -> str:

@@ -25,8 +25,12 @@ CN = {'零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五
 EN = {'a': 1, 'an': 1, 'one': 1, 'two': 2, 'three': 3, 'four': 4, 'five': 5, 'six': 6,
       'seven': 7, 'eight': 8, 'nine': 9, 'ten': 10, 'twenty': 20, 'thirty': 30, 'forty': 40,
       'forty-five': 45, 'fifty': 50, 'sixty': 60, 'ninety': 90, 'fifteen': 15}
-NUM = r'(?:\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百]+)'
-EN_NUM = r'(?:\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|' \
+# A number starts where a run of digits or numerals starts: a match is tried once per run, not
+# at every character of it (a line of 5,000 digits stays linear).
+DIGITS = r'(?<![\d.])\d+(?:\.\d+)?'
+NUMERALS = '零〇一二两三四五六七八九十百'
+NUM = rf'(?:{DIGITS}|(?<![{NUMERALS}])[{NUMERALS}]+)'
+EN_NUM = rf'(?:{DIGITS}|an?|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|' \
          r'twenty|thirty|forty(?:-five)?|fifty|sixty|ninety)'
 CUT = r'[，。；！？,;!?\n|｜、]'          # where a clause ends
 PAST = re.compile(r'(?:上次|上回|上节课|昨天|前天|上周|之前那次)[^，。；]*?'
@@ -36,7 +40,7 @@ PAST = re.compile(r'(?:上次|上回|上节课|昨天|前天|上周|之前那次
 # ---- how long --------------------------------------------------------------------------------
 HOURS = re.compile(
     rf'(?P<h>{NUM})\s*(?:个)?\s*(?P<half>半)?\s*(?:小时|钟头)(?:\s*(?:零)?\s*(?P<m>{NUM})\s*分钟?)?'
-    rf'|(?P<h2>\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)(?![A-Za-z])'
+    rf'|(?P<h2>(?<![\d.])\d+(?:\.\d+)?)\s*(?:h|hrs?|hours?)(?![A-Za-z])'
     rf'(?:\s*(?P<m2>\d+)\s*(?:m|min|mins|minutes?)?(?![A-Za-z]))?'
     rf'|(?P<hw>{EN_NUM})\s*-?\s*hours?\b(?P<andhalf>\s+and\s+a\s+half)?',
     re.IGNORECASE)
@@ -249,6 +253,9 @@ def _how_long(text: str) -> tuple[str, int | None, list[tuple[int, int]]]:
     return text[first[0]:first[1]].strip(), minutes, [(a, b) for a, b, _ in found]
 
 
+CONDITION_CHARS = 120      # the longest condition a done marker reads back over
+
+
 def _condition(text: str) -> bool:
     """Whether the text before a done marker is a condition on the work (not the clock, not
     the bare word "done")."""
@@ -270,11 +277,16 @@ def _when_done(text: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         for match in COUNT_DONE.finditer(clause):
             spans.append((offset + match.start(), offset + match.end()))
+        previous = 0
         for match in DONE_MARK.finditer(clause):
-            before = clause[:match.start()]
-            start = _condition_start(before)
-            if _condition(before[start:]):
+            # the condition is what comes since the last marker, and a phrase, not a page:
+            # each marker reads a bounded stretch, so a clause of markers stays linear
+            floor = max(previous, match.start() - CONDITION_CHARS)
+            before = clause[floor:match.start()]
+            start = floor + _condition_start(before)
+            if _condition(clause[start:match.start()]):
                 spans.append((offset + start, offset + match.end()))
+            previous = match.end()
     for match in DONE_EN.finditer(text):
         condition = match.group('c') or match.group('u') or ''
         if _condition(condition):

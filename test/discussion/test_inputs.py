@@ -147,3 +147,17 @@ def test_a_new_summary_replaces_the_open_questions_of_the_old_one():
     assert session.digest.open_questions()
     core.note(session, summary='前面谈了楼长轮流值守。')
     assert not session.digest.open_questions()
+
+
+def test_an_agenda_question_of_several_sentences_does_not_mute_the_ta():
+    """A question the orchestrator wrote with a full stop inside would make every draft
+    break the two-sentence rule: the point's own hand-back is used instead."""
+    core = TaCore(lexicon())
+    session = core.open('s', material())
+    core.note(session, None, [AgendaPoint(id=p, covered=True)
+                              for p in ('p_success', 'p_backend', 'p_people')] +
+              [AgendaPoint(point='垃圾桶摆放', question='垃圾桶放哪里。谁来管，怎么做？')])
+    for n, text in enumerate(['定时定点好'] + ['嗯'] * 9):
+        core.hear(session, Turn('student', f's{n % 3}', text))
+    step = core.discuss(session, core.draft(session))
+    assert step.utterance and step.reason != 'utterance_broke_rules'

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from discussion_talk import lexicon as load_lexicon
+from discussion_talk import material
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -123,3 +124,9 @@ def test_can_end_needs_concrete_practices_compared_not_materials(path):
     assert session.digest.compared
     card = core.refresh(session).answer['state_card']
     assert card['can_end_discussion'] is True, card
+
+
+@pytest.mark.parametrize('text', ['楼长不可能每天值守吧', '我不觉得应该让物业每周公示一次清运记录',
+                                  '让物业每周公示一次清运记录没有用'])
+def test_rejecting_a_practice_is_not_proposing_it(text):
+    assert not proposes(text, material(), load_lexicon())

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from discussion_talk import lexicon as load_lexicon
+from discussion_talk import material
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from robot_skills.discussion.detectors import Policy, drift, findings
 from robot_skills.discussion.history import Turn
 from robot_skills.discussion.material import Material
 from robot_skills.discussion.utterance import problems
+from robot_skills.language.text import fold
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
@@ -204,3 +206,28 @@ def test_drift_is_exactly_drift_turns_off_topic_turns_since_the_ta_spoke(kinds, 
     if found is not None:
         assert found.gap == pending[0]
         assert findings(material, session.digest, core.policy, (), pending)
+
+
+# ---- found by a hostile review --------------------------------------------------------------
+
+@pytest.mark.parametrize('question', ['材料二里楼长是几点到几点值守的？', '试点小区的准确率后来升到了多少？',
+                                      '材料一的罚款条款执行过几次？'])
+def test_a_students_question_is_handed_back_without_the_item_that_answers_it(question):
+    pack = material()
+    core = TaCore(lexicon())
+    session = core.open('s', pack)
+    for n, text in enumerate(['定时定点投放挺好的', question, '嗯', '嗯', '嗯', '嗯', '嗯']):
+        core.hear(session, Turn('student', 'abcabc'[n % 3] if n != 1 else 'b', text))
+    step = core.discuss(session, core.draft(session))
+    assert step.utterance and question.rstrip('？') in step.utterance
+    named = [item for item in pack.items
+             if any(cue in fold(question) for cue in item.cues)]
+    assert named and not any(item.text in step.utterance for item in named)
+
+
+def test_a_turn_of_a_thousand_clause_openers_is_one_turn():
+    core = TaCore(lexicon())
+    session = core.open('s', material())
+    core.hear(session, Turn('student', 's1', '但是' * 1000))
+    core.note(session, '但是' * 1000, None)
+    core.refresh(session)

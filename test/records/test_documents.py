@@ -114,3 +114,11 @@ def test_a_re_anchored_quote_takes_the_occurrence_nearest_its_old_place(desk):
     desk.ok('update_document', pair_id=pair, document_id=document, content_markdown='前言' + text)
     assert desk.store.one("SELECT start FROM highlight WHERE highlight_id = 'hl_late'")[
         'start'] == late + 2
+
+
+@pytest.mark.parametrize('line, title', [
+    ('# a' + ' ' * 100_000 + 'x', 'a' + ' ' * 100_000 + 'x'),   # linear: it once took minutes
+    ('#' + ' ' * 100_000, ''), ('# T ##', 'T'), ('#  Title  #  ', 'Title'), ('# C#', 'C#'),
+])
+def test_an_atx_heading_is_read_in_one_pass(line, title):
+    assert derive_title(line + '\n\nbody') == (title or line.strip()[:40] or 'body')

@@ -155,3 +155,11 @@ def test_the_tool_refuses_near_misses_and_writes_nothing(desk, content, missing)
                            live_session_id=session, move_type='FRAME', content=content)
     assert refused.result['shortfall']['missing'] == missing
     assert desk.store.one('SELECT count(*) FROM live_move')[0] == 0
+
+
+@pytest.mark.parametrize('text', ['1' * 5000, '一' * 5000, '一道题就完' * 1000, '就完' * 2500,
+                                  '做对三道题就算完成' * 500])
+def test_a_long_frame_of_numbers_and_markers_is_read_in_linear_time(text):
+    """The agent may send 5,000 characters; numbers are tried once per run of digits and a
+    done marker reads back a bounded stretch (these took seconds each, under the node's lock)."""
+    read_frame(text)
