@@ -213,12 +213,14 @@ def _reporter(pre: str, words: Lexicon, closing: bool = False) -> str | None:
 
 
 def _leads(text: str, phrases: list[str], words: Lexicon) -> bool:
-    """``text`` (a clause) starts with one of ``phrases``, after a connective or 我."""
+    """``text`` (a clause) starts with one of ``phrases``, after a connective, 我 or 我觉得
+    (只要罚款就能解决，我觉得不对)."""
     for opener in sorted(words.clause_openers, key=len, reverse=True):
         if text.startswith(opener):
             text = text[len(opener):]
             break
-    return any(text.startswith(p) or text.startswith('我' + p) for p in phrases)
+    heads = ('', '我', *(f'我{verb}' for verb in words.reporting_verbs))
+    return any(text.startswith(head + p) for head in heads for p in phrases)
 
 
 def _tag_closes(parts: tuple[Clause, ...], n: int, words: Lexicon) -> bool:

@@ -141,3 +141,9 @@ def test_overlapping_cues_are_read_in_one_scope():
 
 def test_every_pack_has_misreadings_to_test():
     assert PACKS and all(pack(path).misreadings for path in PACKS)
+
+
+@pytest.mark.parametrize('text', ['谁说只要罚款就能解决的', '光靠多罚款肯定不行', '罚得狠有什么用',
+                                  '只要罚款就能解决，我觉得不对', '只要罚款就能解决，这个想法太天真了'])
+def test_everyday_rejections_of_the_fines_misreading(text):
+    assert stance(text, ['罚款就能', '只要罚款', '多罚款', '罚得狠'], load_lexicon()) == 'rejects'
