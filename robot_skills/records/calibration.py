@@ -27,7 +27,8 @@ SELF = r'(?:自己|自身|自我|本人)'
 OWN = r'(?<![独各亲擅来])自'      # 自 of oneself, not of 独自 / 各自 / 亲自 / 来自
 ESTIMATE = r'(?:高估|低估|过高估计|过低估计|估高|估低|高看|低看|小看|看低|看轻|看扁|看高)'
 ACCURACY = r'(?:正确率|准确率|对错|得分|分数|成绩|实际(?:水平|表现|掌握|情况)?|真实水平|表现)'
-SURENESS = r'(?:把握度?|信心|自信|自评|自我评估|自我评价|预估)'
+SURENESS = (r'(?:把握度?|信心|自信|自评|自我评估|自我评价|预估|预期|预计|确定(?:程度|度)|确信度|'
+            r'笃定程度)')
 MASTERY = (r'(?:已经|都|全|完全|早就|肯定)?(?:会了|会|懂了|懂|掌握了|掌握|学会了|学会|理解了|理解|'
            r'弄懂了|搞懂了|做对了|做对|答对了|答对|没问题|不会|不懂|没掌握|学不会|很差|不行|很强|'
            r'很弱|还行|不错|很好|不好)')
@@ -47,9 +48,16 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         r'(?i:\b(?:doubts?|doubting|trusts?|trusting|believes?\s+in|second-guess\w*)\s+herself\b)',
         r'(?i:\bfeels?\s+(?:very\s+|quite\s+|not\s+|un)?(?:sure|certain|uncertain|insecure)\b)',
         r'(?i:\b(?:how|very|quite|not|never|always|too)\s+(?:sure|certain)\s+she\b)',
+        r'(?i:\b(?:too|overly|very|quite|not|never|always)\s+(?:sure|certain)\s+(?:of|about)\s+'
+        r'her\b)',
+        r'(?i:\bdoubts?\s+her\s+own\b)',
+        OWN + r'我怀疑', r'怀疑' + SELF,
+        r'过(?:分|于|度)(?:确定|肯定|笃定)',
     ),
     'over_under_confidence': (
-        ESTIMATE + r'了?' + SELF,
+        ESTIMATE + r'了?(?:她|他)?' + SELF,
+        r'(?:评估|评价|估计|估量|判断|看待|打分)' + SELF + r'[^，。；！？,.;!?]{0,10}?'
+        r'(?:偏高|偏低|过高|过低|太高|太低|高了|低了|过于乐观|过于悲观)',
         OWN + r'视(?:过高|甚高|太高|过低|太低)', r'妄自菲薄', r'自我膨胀', r'眼高手低', r'自以为是',
         r'(?i:\b(?:over|under)[- ]?confiden\w*)',
         r'(?i:\b(?:over|under)[- ]?(?:estimat|rat|valu|sell)\w*\s+(?:herself|themselves|'
@@ -63,9 +71,15 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         OWN + r'认(?!真)', OWN + r'以为',
         r'(?:以为|认为|觉得|感觉|相信|断定|确信)' + SELF + r'[^，。；！？,.;!?]{0,8}?' + MASTERY,
         r'(?:对|把)' + SELF + r'的?.{0,10}?(?:估计|估得|评估|评价|判断|预估|预判|打分|评分|认识|'
-        r'认知|感觉)(?:得|的)?(?:过于|太过|过|偏|太|很|较|比较|明显|有点|有些|略|十分|非常)?(?:高|低|乐观|悲观|准|不准|'
+        r'认知|感觉)(?:得|的)?(?:总是|一向|往往|常常|经常|一直|总|都)?'
+        r'(?:过于|太过|过|偏|太|很|较|比较|明显|有点|有些|略|十分|非常)?(?:高|低|乐观|悲观|准|不准|'
         r'离谱|失真|保守)',
-        SURENESS + r'.{0,12}?(?:和|与|跟|同|对比|相比|比|vs\.?)\S{0,6}?' + ACCURACY,
+        r'(?:估计|预计|预期|以为|觉得)' + SELF + r'(?:能|会|可以)(?:考|得|拿|做对|答对)'
+        r'[^。；;]{0,12}?(?:但|却|可|结果|实际|只)',
+        r'(?:笃定|很确定|很肯定|有把握)[^。；;]{0,8}?(?:但|却|可|然而)[^。；;]{0,6}?'
+        r'(?:错|不对|做错|答错)',
+        SURENESS + r'.{0,12}?(?:和|与|跟|同|对比|相比|比|高于|低于|超过|不及|vs\.?)\S{0,6}?' +
+        ACCURACY,
         ACCURACY + r'.{0,12}?(?:和|与|跟|同|对比|相比|比|不符|不匹配|脱节|背离|对不上)\S{0,8}?' +
         SURENESS,
         r'(?:自我|把握度?的?|信心的?|自评的?|自信的?)校准',
@@ -80,6 +94,10 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         r'(?i:\b(?:her|self|confidence|metacognitive)[- ]calibration\b(?!\s+of\s+(?:the|a|an)\s))',
         r'(?i:\bcalibration\s+(?:of|between)\s+(?:her|confidence|self))',
         r'(?i:\bpredicts?\s+her\s+own\b)',
+        r'(?i:\bher\s+(?:certainty|confidence|sureness)\b[^.;]{0,30}?\b(?:exceed|outstrip|'
+        r'outrun|outpace|match|lag|fall)\w*)',
+        r'(?i:\b(?:rates?|judges?|estimates?|expects?)\s+her(?:self|\s+own)?\b[^.;]{0,30}?'
+        r'\b(?:higher|lower|better|worse)\s+than\b)',
     ),
 }
 PATTERNS = {family: re.compile('|'.join(f'(?:{p})' for p in patterns))

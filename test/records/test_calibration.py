@@ -97,6 +97,23 @@ def test_near_misses_are_ordinary_hypotheses():
         assert confidence_judgement(text) is None, (text, confidence_judgement(text))
 
 
+@pytest.mark.parametrize('text', [
+    '她评估自己的能力偏高', '她倾向于低估她自己', '她对自己的判断总是过于乐观', '她自我怀疑',
+    '她估计自己能考90分但只考了60', '她预期得分远高于实际得分', '她的确定程度和正确率不一致',
+    '她对答案很笃定但常常错', '她经常过分确定', 'She is too sure of her answers',
+    'She doubts her own ability', 'her certainty exceeds her accuracy',
+    'She rates her understanding higher than her test results show'])
+def test_phrasings_a_reviewer_found_are_judgements(text):
+    assert confidence_judgement(text) is not None
+
+
+@pytest.mark.parametrize('text', [
+    '她预计下周完成第三章', '她怀疑这道题的条件不全', '她经常过分依赖公式', '她评估了三种解法',
+    'She rates the three methods', 'She expects the test on Friday', '她对答案的单位常常写错'])
+def test_their_near_misses_are_still_written(text):
+    assert confidence_judgement(text) is None
+
+
 def test_the_family_named_is_the_one_the_judgement_belongs_to():
     assert confidence_judgement('她的把握度偏低') == 'confidence_level'
     assert confidence_judgement('她高估自己') == 'over_under_confidence'
