@@ -171,8 +171,9 @@ class Digest:
         """Take the orchestrator's must-discuss points: statuses of pack points, new points."""
         known = {p.id for p in self.material.must_discuss}
         by_text = {fold(p.point): gap for gap, p in self.agenda.items()}
+        taken = known | {p.id for p in points if p.id}      # a minted id never takes another's
         for point in points:
-            gap = point.id or by_text.get(fold(point.point)) or f'agenda-{len(self.agenda) + 1}'
+            gap = point.id or by_text.get(fold(point.point)) or _fresh(self.agenda, taken)
             if gap not in known and point.point.strip():
                 if gap not in self.agenda and len(self.agenda) >= MAX_AGENDA:
                     continue
@@ -339,3 +340,10 @@ class Digest:
             self.bigrams.popitem(last=False)
         return fresh
 
+
+def _fresh(agenda: dict[str, AgendaPoint], taken: set[str]) -> str:
+    """The next ``agenda-N`` id that no point holds or is about to hold."""
+    number = len(agenda) + 1
+    while f'agenda-{number}' in agenda or f'agenda-{number}' in taken:
+        number += 1
+    return f'agenda-{number}'

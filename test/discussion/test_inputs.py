@@ -161,3 +161,11 @@ def test_an_agenda_question_of_several_sentences_does_not_mute_the_ta():
         core.hear(session, Turn('student', f's{n % 3}', text))
     step = core.discuss(session, core.draft(session))
     assert step.utterance and step.reason != 'utterance_broke_rules'
+
+
+def test_an_explicit_agenda_id_never_replaces_another_point():
+    core = TaCore(lexicon())
+    session = core.open('s', material())
+    core.note(session, None, [AgendaPoint(point='垃圾桶摆放'),
+                              AgendaPoint(id='agenda-1', point='宣传栏设计')])
+    assert sorted(p.point for p in session.digest.agenda.values()) == ['垃圾桶摆放', '宣传栏设计']
