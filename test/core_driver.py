@@ -77,14 +77,8 @@ class Driver:
     def run(self, limit: int = 200) -> None:
         """Answer every open batch (returned, then each command, then completed), and fire
         the timers started, until nothing is open."""
-        for _ in range(limit):
-            if self.open:
-                self.finish(self.open[0])
-            elif self.timers:
-                self.send(TimerFired(self.timers.pop(0)))
-            else:
-                return
-        raise AssertionError('the core never stops sending batches')
+        self.step_until(lambda _: not self.open and not self.timers,
+                        'quiet (the core never stops sending batches)', limit)
 
     def step_until(self, done: Callable[[Any], bool], what: str, limit: int = 60) -> None:
         """Answer open batches and fire timers, one at a time, until ``done(state)``."""
