@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
+import subprocess
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -92,3 +94,15 @@ class Harness:
         for node in self._nodes:
             node.destroy_node()
         rclpy.try_shutdown(context=self.context)
+
+
+def interrupt(process: subprocess.Popen, timeout: float = 20.0) -> str:
+    """SIGINT (what ``ros2 launch`` and Ctrl-C send), then the process's output; killed if it
+    has not ended within ``timeout`` seconds (the caller checks ``returncode``)."""
+    process.send_signal(signal.SIGINT)
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    return output

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 import pytest
 from lifecycle_msgs.srv import GetState
 from rclpy.action import ActionClient
+from ros_harness import interrupt
 
 from robot_skills.executables import MODULES
 from robot_skills.runtime.tracing import TRACE_QOS
@@ -103,12 +103,7 @@ def _start(prefix: Path, executable: str, namespace: str, *args: str) -> subproc
 
 
 def _stop(process: subprocess.Popen) -> str:
-    process.send_signal(signal.SIGINT)
-    try:
-        output, _ = process.communicate(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
+    output = interrupt(process, timeout=10)
     assert process.returncode == 0, output[-3000:]
     return output
 

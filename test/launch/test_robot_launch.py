@@ -87,11 +87,16 @@ class TestRobots(unittest.TestCase):
     def tearDownClass(cls):
         cls.probe.close()
 
+    def _ready(self, robot: str, skills) -> list:
+        """The robot's command log, once its mock and its skills are ready."""
+        log = self.probe.record(HardwareCommand, f'{robot}/mock_hardware/commands')
+        self.probe.mock_ready(robot)
+        self.probe.skills_ready(robot, skills)
+        return log
+
     def test_the_q5_set_with_the_mock_answers_a_visitor(self):
         probe = self.probe
-        log = probe.record(HardwareCommand, '/rl/q5/mock_hardware/commands')
-        probe.mock_ready('/rl/q5')
-        probe.skills_ready('/rl/q5', Q5_SKILLS)
+        log = self._ready('/rl/q5', Q5_SKILLS)
         probe.publish(AsrEvent, '/rl/q5/asr/events', AsrEvent(
             utterance_id='robot-q5-1', text='小范小范，贝旺路怎么走', kws_triggered=True,
             is_final=True, confidence=1.0))
@@ -102,9 +107,7 @@ class TestRobots(unittest.TestCase):
 
     def test_the_tianyi_set_with_the_mock_opens_a_lesson(self):
         probe = self.probe
-        log = probe.record(HardwareCommand, '/rl/tianyi/mock_hardware/commands')
-        probe.mock_ready('/rl/tianyi')
-        probe.skills_ready('/rl/tianyi', TIANYI_SKILLS)
+        log = self._ready('/rl/tianyi', TIANYI_SKILLS)
         probe.publish(AsrEvent, '/rl/tianyi/asr/events', AsrEvent(
             utterance_id='robot-tianyi-1', text='用课堂讲解的方式介绍光合作用', is_final=True,
             confidence=1.0))

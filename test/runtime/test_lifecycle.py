@@ -128,18 +128,24 @@ def test_autostart_raises_the_configure_error(ros, tmp_path):
 
 # ---- readiness ---------------------------------------------------------------------------------
 
-def test_input_before_the_devices_are_found_waits_for_them(ros):
-    """The skill starts before the robot's driver: its first answer waits for the server (up
-    to discovery_timeout) instead of failing after acceptance_timeout."""
-    ros.add(EchoNode, parameter_overrides=[Parameter('discovery_timeout', value=30.0),
-                                           Parameter('acceptance_timeout', value=0.3)])
-    probe = ros.node()
+def _greeted(ros, probe) -> Recorder:
+    """Say 你好 to the echo skill and wait until its goal is sent; its traces from then on."""
     events = Recorder(probe, SkillEvent, 'skill_events')
     asr = probe.create_publisher(AsrEvent, 'asr/events', 10)
     ros.until(asr.get_subscription_count, what='subscriber')
     asr.publish(AsrEvent(utterance_id='u1', text='你好', kws_triggered=True, is_final=True,
                          confidence=1.0))
     ros.until(lambda: any(e.kind == 'batch_sent' for e in events.messages), what='batch sent')
+    return events
+
+
+def test_input_before_the_devices_are_found_waits_for_them(ros):
+    """The skill starts before the robot's driver: its first answer waits for the server (up
+    to discovery_timeout) instead of failing after acceptance_timeout."""
+    ros.add(EchoNode, parameter_overrides=[Parameter('discovery_timeout', value=30.0),
+                                           Parameter('acceptance_timeout', value=0.3)])
+    probe = ros.node()
+    events = _greeted(ros, probe)
     ros.executor.spin_once(timeout_sec=0.5)        # longer than the acceptance timeout
     assert not any(e.kind == 'batch_returned' for e in events.messages)
     ros.add(MockHardware, parameter_overrides=[Parameter('time_scale', value=0.02)])
@@ -219,12 +225,7 @@ def test_device_timeouts_follow_the_nodes_clock(ros):
     ros.until(clock.get_subscription_count, what='/clock subscriber')
     clock.publish(Clock(clock=Time(sec=100)))
     ros.until(lambda: skill.get_clock().now().nanoseconds >= 100e9, what='sim time 100')
-    events = Recorder(probe, SkillEvent, 'skill_events')
-    asr = probe.create_publisher(AsrEvent, 'asr/events', 10)
-    ros.until(asr.get_subscription_count, what='subscriber')
-    asr.publish(AsrEvent(utterance_id='u1', text='你好', kws_triggered=True, is_final=True,
-                         confidence=1.0))
-    ros.until(lambda: any(e.kind == 'batch_sent' for e in events.messages), what='batch sent')
+    events = _greeted(ros, probe)
     for _ in range(15):                                    # 1.5 s of wall time, no sim time
         ros.executor.spin_once(timeout_sec=0.1)
     assert not any(e.kind == 'batch_returned' for e in events.messages)

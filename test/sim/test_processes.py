@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 
@@ -13,7 +12,7 @@ from rclpy.action import ActionClient
 from robot_skills.runtime import paths
 from robot_skills_interfaces.action import Speak
 from robot_skills_interfaces.msg import HardwareCommand
-from ros_harness import Recorder
+from ros_harness import Recorder, interrupt
 
 pytestmark = pytest.mark.slow
 
@@ -38,12 +37,7 @@ def test_mock_hardware_runs_as_a_process_in_a_namespace(ros):
         ros.until(lambda: log.messages, what='command log')
         assert (log.messages[0].device, log.messages[0].action) == ('tts', 'speak')
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            output, _ = process.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            output, _ = process.communicate()
+        output = interrupt(process)
         print(output)                      # shown by pytest when the test fails
     assert process.returncode == 0, output
 
