@@ -66,7 +66,6 @@ NUMBER_HANDS = {
 HEAD_FOR = {Tier.CORRECT: 'nod', Tier.PARTIAL: 'tilt', Tier.INCORRECT: 'shake'}
 LONG_COURSE_MINUTES = 3
 ANSWER_LIMIT = 60
-MOTION = ('arm_gesture', 'head_gesture', 'arm/move_pos', 'hand')
 MOTION_DEVICES = frozenset({Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM, Device.HAND})
 NUMBER_TIMER = 'number_display'
 SPOKEN_KEPT = 8          # what the robot said for a point, kept to recognise echoes
