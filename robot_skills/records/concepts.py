@@ -9,6 +9,7 @@ Another pair's card is NOT_FOUND, exactly like a missing one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Literal
 
@@ -101,8 +102,9 @@ def add_flashcard(context: Context, args: AddFlashcard) -> dict:
     """Add a flashcard; the server initialises its FSRS state (due now)."""
     pair_id = context.pair(args.pair_id)
     concept = context.owned('concept', args.concept_id, pair_id) if args.concept_id else None
-    card = Card(due=context.clock())
-    card_id, now = context.new_id('fc'), context.now()
+    card_id = context.new_id('fc')
+    card = Card(card_id=fsrs_card_id(card_id), due=context.clock())   # no id: Card sleeps 1 ms
+    now = context.now()
     context.store.run('INSERT INTO flashcard (flashcard_id, pair_id, front, back, deck_id, '
                       'fsrs_state, due_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '
                       '?, ?, ?)', card_id, pair_id, args.front, args.back, args.deck_id,
@@ -112,6 +114,14 @@ def add_flashcard(context: Context, args: AddFlashcard) -> dict:
         context.store.run('UPDATE concept SET flashcard_ids = ? WHERE concept_id = ?',
                           json.dumps(listed), args.concept_id)
     return {'flashcard_id': card_id, 'due_at': card.due.isoformat()}
+
+
+def fsrs_card_id(flashcard_id: str) -> int:
+    """fsrs's integer id of a card (its review logs are keyed by it): 53 bits of a hash of the
+    flashcard id, deterministic and JSON-safe. Given none, ``Card()`` takes the epoch
+    milliseconds and sleeps 1 ms so that the next card's differs."""
+    digest = hashlib.blake2b(flashcard_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, 'big') >> 11
 
 
 class UpdateFlashcard(PairArgs):
