@@ -112,6 +112,9 @@ class StoreHandover:
     session_id: str
     kind: str
     body: str
+    # a reminder_sync's (reminderType, content, status), parsed once here: the store sets the
+    # status on the reminder it reports, so the health check never parses handovers
+    reminder: tuple[str, str, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -327,8 +330,12 @@ class Coordinator:
                                  occurrences=wrong.occurrenceCountInWindow)
             detail.update(feynman=feynman_reasons(error), no_feynman=feynman_exemptions(error),
                           suggest_feynman=suggest_feynman(error))
+        synced = handover.payload.reminderData if handover.handoverType == 'reminder_sync' \
+            else None
+        reminder = None if synced is None else (synced.reminderType, synced.content,
+                                                synced.status)
         return HandoverResult(True, (), '', (StoreHandover(
-            handover.sessionId, handover.handoverType, raw),), detail)
+            handover.sessionId, handover.handoverType, raw, reminder),), detail)
 
 
 def _concept(subject: SubjectReading, text: str) -> str:

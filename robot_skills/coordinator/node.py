@@ -3,8 +3,8 @@
 Parameters (read only): ``store_path`` (the SQLite file), ``store_busy_timeout``,
 ``routing_file``, ``crisis_file``, ``phrases_file``, ``dedupe_window``,
 ``pause_duration`` (这次不要记忆 / 这次不要联动 / 不要写回: how long "this time" lasts),
-``reminder_merge_window``, ``delete_confirm_timeout`` (durations in seconds, REP 103),
-and the guard's
+``reminder_merge_window``, ``delete_confirm_timeout``, ``health_window`` (durations in
+seconds, REP 103), and the guard's
 ``max_field_chars``.
 Subscribes: ``coordinator/requests`` (LearningRequest, a deep queue).
 Publishes: ``coordinator/decisions`` (RoutingDecision), ``skill_events``.
@@ -20,18 +20,32 @@ transport cap is not dropped: its first ``max_field_chars`` characters are
 read for crisis signals first, then it is declined as too long. A deletion
 whose bytes a reader still holds in the WAL is finished by a timer, traced
 ``purged``.
+
+Concurrency, whatever the executor (the default is single-threaded): a service
+callback is a coroutine that hands the work to a small worker pool owned by the
+node (``WORKERS`` threads) and awaits it, so the executor thread is free while a
+slow call (a monthly report over a year of records) runs and a cheap call is
+answered meanwhile. Reads run in parallel, writes are serialised
+(``service.py``, ``store.py``: one writer connection, one read connection per
+thread). Requests on ``coordinator/requests`` are handed to one of ``LANES``
+single-thread lanes chosen by learner id, so one learner's requests are
+decided in the order they arrived, while another learner's need not wait.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import zlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.task import Future
 
 from robot_skills.coordinator.core import Coordinator, Decision, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
@@ -52,6 +66,9 @@ from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyRe
 QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 SKILL = 'learning_coordinator'
 PURGE_PERIOD = 1.0      # seconds between attempts to finish a deletion's cleanup
+WORKERS = 4             # threads serving the services (reads in parallel)
+LANES = 2               # single-thread lanes for requests, by learner id (order per learner)
+T = TypeVar('T')
 
 
 @dataclass(frozen=True)
@@ -77,6 +94,9 @@ class CoordinatorSettings:
                                            low=0.0, high=1e7, read_only=True)
     delete_confirm_timeout: float = setting(600.0, 'Seconds "确定要删除吗" waits for its answer',
                                             low=30.0, high=86400.0, read_only=True)
+    health_window: float = setting(30 * 86400.0, 'Seconds before now the health check reads: '
+                                   'the linkage records and reminders of one learner in them',
+                                   low=86400.0, high=1e9, read_only=True)
 
 
 class LearningCoordinator(GuardedNode):
@@ -94,13 +114,21 @@ class LearningCoordinator(GuardedNode):
         self.on_destroy(self.store.close)
         self.service = CoordinatorService(coordinator, self.store, Windows(
             value.dedupe_window, value.pause_duration, value.reminder_merge_window,
-            value.delete_confirm_timeout),
+            value.delete_confirm_timeout, health=value.health_window),
             self.guard.limits, lambda: self.get_clock().now().nanoseconds / 1e9)
-        group = MutuallyExclusiveCallbackGroup()   # one request at a time: the store is shared
+        # closed in reverse: the workers finish before the store closes
+        self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix='coordinator')
+        self._lanes = [ThreadPoolExecutor(1, thread_name_prefix=f'coordinator-lane{n}')
+                       for n in range(LANES)]
+        for pool in (self._pool, *self._lanes):
+            self.on_destroy(lambda pool=pool: pool.shutdown(wait=True, cancel_futures=True))
+        group = ReentrantCallbackGroup()      # the work runs on the pool; see the docstring
         self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
         self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request,
-                                 DEEP_QOS, callback_group=group, oversize=self._on_oversize)
-        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge, group, autostart=False)
+                                 DEEP_QOS, callback_group=MutuallyExclusiveCallbackGroup(),
+                                 oversize=self._on_oversize)
+        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge,
+                                          MutuallyExclusiveCallbackGroup(), autostart=False)
         for srv, name, handler in (
                 (SubmitHandover, 'coordinator/handover', self._on_handover),
                 (MonthlyReport, 'coordinator/monthly_report', self._on_report),
@@ -112,7 +140,27 @@ class LearningCoordinator(GuardedNode):
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
+    async def _offload(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` on the worker pool, awaited without holding the executor."""
+        done: Future = Future(executor=self.executor)
+        executor = self.executor
+
+        def run() -> None:
+            try:
+                done.set_result(work(*args))
+            except BaseException as error:  # noqa: BLE001 - handed to the awaiting callback
+                done.set_exception(error)
+            if executor is not None:
+                executor.wake()     # the executor resumes the awaiting callback
+        self._pool.submit(run)
+        return await done
+
     def _on_request(self, msg: LearningRequest, text: str | None = None) -> None:
+        """Hand the request to its learner's lane: decided in order for that learner."""
+        lane = self._lanes[zlib.crc32(msg.learner_id.encode(errors='replace')) % LANES]
+        lane.submit(self.guard.call(self._decide, 'coordinator/requests'), msg, text)
+
+    def _decide(self, msg: LearningRequest, text: str | None = None) -> None:
         request = Request(msg.request_id, msg.learner_id, msg.text if text is None else text,
                           tuple(msg.image_tags))
         known = self.service.core.router.image_tags
@@ -124,6 +172,8 @@ class LearningCoordinator(GuardedNode):
         self._publish(msg, decision)
         if self.service.purge_pending and self._purging.is_canceled():
             self._purging.reset()
+            if self.executor is not None:
+                self.executor.wake()
 
     def _on_oversize(self, msg: LearningRequest, field: str, size: int) -> None:
         """Beyond the transport cap: its first part is read for crisis signals, then declined."""
@@ -133,8 +183,8 @@ class LearningCoordinator(GuardedNode):
             return
         self._on_request(msg, msg.text[:self.guard.limits.max_chars])
 
-    def _on_purge(self) -> None:
-        if self.service.purge():
+    async def _on_purge(self) -> None:
+        if await self._offload(self.service.purge):
             self._purging.cancel()
             self.tracer.emit('purged', detail={'wal': 'truncated'})
 
@@ -154,46 +204,48 @@ class LearningCoordinator(GuardedNode):
             'target_skill': decision.target_skill,
             **({'fact': '已转介'} if decision.action == 'crisis_referral' else detail)})
 
-    def _on_handover(self, request: SubmitHandover.Request,
-                     response: SubmitHandover.Response) -> SubmitHandover.Response:
-        result = self.service.handover(request.handover_json, datetime.now(UTC))
+    async def _on_handover(self, request: SubmitHandover.Request,
+                           response: SubmitHandover.Response) -> SubmitHandover.Response:
+        result = await self._offload(self.service.handover, request.handover_json,
+                                     datetime.now(UTC))
         response.accepted, response.errors = result.accepted, list(result.errors)
         response.reply_text = result.reply_text
         self.tracer.emit('handover', 'accepted' if result.accepted else 'refused',
                          detail={'errors': len(result.errors), **result.detail})
         return response
 
-    def _on_report(self, request: MonthlyReport.Request,
-                   response: MonthlyReport.Response) -> MonthlyReport.Response:
-        report = self.service.monthly_report(request.learner_id, request.agreed,
-                                             request.session_notes, datetime.now(UTC))
+    async def _on_report(self, request: MonthlyReport.Request,
+                         response: MonthlyReport.Response) -> MonthlyReport.Response:
+        report = await self._offload(self.service.monthly_report, request.learner_id,
+                                     request.agreed, request.session_notes, datetime.now(UTC))
         response.generated, response.session_only = report.generated, report.session_only
         response.report_text, response.report_json = report.text, to_json(report.data)
         self.tracer.emit('report', 'generated' if report.generated else 'offered',
                          request.learner_id, {'session_only': report.session_only})
         return response
 
-    def _on_health(self, request: HealthCheck.Request,
-                   response: HealthCheck.Response) -> HealthCheck.Response:
-        health = self.service.health(request.learner_id)
+    async def _on_health(self, request: HealthCheck.Request,
+                         response: HealthCheck.Response) -> HealthCheck.Response:
+        health = await self._offload(self.service.health, request.learner_id, datetime.now(UTC))
         response.healthy_count, response.reading = health.healthy_count, health.reading
         response.report_text, response.indicators_json = health.text, to_json(health.indicators)
         self.tracer.emit('health_check', health.reading, request.learner_id,
                          {'healthy': health.healthy_count})
         return response
 
-    def _on_consent(self, request: ConsentSettings.Request,
-                    response: ConsentSettings.Response) -> ConsentSettings.Response:
-        ok, consent, error = self.service.consent(request.learner_id, request.update_json)
+    async def _on_consent(self, request: ConsentSettings.Request,
+                          response: ConsentSettings.Response) -> ConsentSettings.Response:
+        ok, consent, error = await self._offload(self.service.consent, request.learner_id,
+                                                 request.update_json)
         response.ok, response.consent_json, response.error = ok, consent.model_dump_json(), error
         self.tracer.emit('consent', 'updated' if request.update_json else 'read',
                          request.learner_id, {'ok': ok})
         return response
 
-    def _on_privacy(self, request: PrivacyControl.Request,
-                    response: PrivacyControl.Response) -> PrivacyControl.Response:
-        result = self.service.privacy(request.learner_id, request.action,
-                                      request.argument_json, datetime.now(UTC))
+    async def _on_privacy(self, request: PrivacyControl.Request,
+                          response: PrivacyControl.Response) -> PrivacyControl.Response:
+        result = await self._offload(self.service.privacy, request.learner_id, request.action,
+                                     request.argument_json, datetime.now(UTC))
         response.ok, response.reply_text = result.ok, result.reply_text
         response.data_json = json.dumps(result.data, ensure_ascii=False, default=str)
         action = request.action if request.action in PRIVACY_ACTIONS else 'unknown'

@@ -22,16 +22,30 @@ replayed bag move those windows.
 A store that is locked or read-only (``StoreUnavailableError``) never loses a
 decision: the request is still routed (or referred) and marked ``store:
 unavailable``; a privacy action says it could not be done.
+
+Threads: the operations may be called from several threads at once (the node
+serves its services on a worker pool). Everything that writes (a request, a
+handover, a consent update, a privacy action other than view and export, the
+purge) holds ``_writing`` from its first read to its last write, so two writes
+never interleave their read-modify-write; the monthly report, the health check
+and the read-only privacy actions hold nothing and read in parallel (the store
+gives each thread its own read connection). ``Memory`` has its own lock.
+
+The health check reads one learner's rows of the last ``Windows.health``
+seconds: the linkage records dated in it, and the reminders queued in it with the
+status their reminder_sync reported (kept on the reminder when the sync arrived,
+``store.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
@@ -52,6 +66,7 @@ from robot_skills.runtime.database import StoreUnavailableError
 PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'cancel_delete',
                    'pause_linkage', 'resume_linkage', 'no_memory', 'no_writeback',
                    'no_parent_sharing', 'no_sharing', 'export')
+READ_ONLY = ('view', 'export')      # privacy actions that write nothing: read in parallel
 UNAVAILABLE = {'store': 'unavailable'}
 
 
@@ -81,6 +96,8 @@ class Windows:
     reminder_merge: float = 24 * 60 * 60
     confirm: float = 10 * 60          # how long "确定要删除吗" waits for its answer
     crisis: float = 2 * 60 * 60       # a crisis flow ends after this long without a message
+    health: float = 30 * 24 * 60 * 60   # the health check reads the records and reminders
+    #                                     of this many seconds before now
 
 
 @dataclass(frozen=True)
@@ -102,10 +119,15 @@ class CoordinatorService:
         self.phrases = coordinator.phrases
         self.memory = Memory()
         self.purge_pending = False      # a deletion whose bytes are still on disk
+        self._writing = threading.RLock()   # every operation that writes, whole (see above)
 
     # ---- requests -------------------------------------------------------------------------
 
     def request(self, request: Request, now: datetime) -> Decision:
+        with self._writing:
+            return self._request(request, now)
+
+    def _request(self, request: Request, now: datetime) -> Decision:
         flow = self.memory.crisis(request.learner_id, self.clock(), self.windows.crisis)
         referral, crisis = self.core.refer(request, flow)
         if referral is not None:
@@ -169,7 +191,7 @@ class CoordinatorService:
             return replace(decision, reply_text=report.text,
                            detail={'session_only': report.session_only})
         if decision.action == 'health_check':
-            health = self.health(request.learner_id)
+            health = self.health(request.learner_id, now)
             return replace(decision, reply_text=health.text, detail={
                 'healthy': health.healthy_count, 'indicators': health.indicators})
         return decision
@@ -218,18 +240,20 @@ class CoordinatorService:
             elif isinstance(write, RecordReferral):
                 self.store.add_referral(learner_id, at)
             elif isinstance(write, StoreHandover):
-                self.store.add_handover(write.session_id, write.kind, write.body, at)
+                self.store.add_handover(write.session_id, write.kind, write.body, at,
+                                        write.reminder)
 
     # ---- handovers ---------------------------------------------------------------------------
 
     def handover(self, raw: str, now: datetime) -> HandoverResult:
         """Check and store a handover; a refusal writes nothing (counted in memory)."""
         key = self._handover_key(raw)
-        result = self.core.handover(raw, self.memory.refusals(key), self.limits)
-        if result.accepted:
-            self._apply('', result.writes, now)
-        else:
-            self.memory.refuse(key)
+        with self._writing:
+            result = self.core.handover(raw, self.memory.refusals(key), self.limits)
+            if result.accepted:
+                self._apply('', result.writes, now)
+            else:
+                self.memory.refuse(key)
         return result
 
     def _handover_key(self, raw: str) -> str:
@@ -245,9 +269,10 @@ class CoordinatorService:
 
     def purge(self) -> bool:
         """Finish a deletion's cleanup; True once nothing deleted is left on disk."""
-        if self.purge_pending:
-            self.purge_pending = not self.store.purge()
-        return not self.purge_pending
+        with self._writing:
+            if self.purge_pending:
+                self.purge_pending = not self.store.purge()
+            return not self.purge_pending
 
     # ---- report, health, consent -----------------------------------------------------------------
 
@@ -262,17 +287,20 @@ class CoordinatorService:
                               self.phrases.report_offer, self.phrases.report_session_only,
                               self.phrases.report)
 
-    def health(self, learner_id: str) -> Health:
+    def health(self, learner_id: str, now: datetime) -> Health:
+        """The six indicators over the learner's rows of the last ``Windows.health`` seconds."""
+        since = now - timedelta(seconds=self.windows.health)
         consent = self.store.consent(learner_id)
-        records = self.store.records(learner_id) if consent.crossSkillSharing else []
-        reminders = self.store.reminders(learner_id)
-        synced = [json.loads(body)['payload']['reminderData'].get('status')
-                  for _, _, body in self.store.handovers('reminder_sync')]
-        answered = sum(1 for status in synced if status in ('acknowledged', 'completed'))
-        return health_check(records, max(len(reminders), len(synced)), answered,
-                            self.phrases.health)
+        records = (self.store.records(learner_id, since=since.strftime('%Y-%m-%d'))
+                   if consent.crossSkillSharing else [])
+        queued, answered = self.store.reminder_counts(learner_id, since.timestamp())
+        return health_check(records, queued, answered, self.phrases.health)
 
     def consent(self, learner_id: str, update_json: str) -> tuple[bool, ConsentBits, str]:
+        with self._writing:
+            return self._consent(learner_id, update_json)
+
+    def _consent(self, learner_id: str, update_json: str) -> tuple[bool, ConsentBits, str]:
         current = self.store.consent(learner_id)
         try:
             update = wire.json_object(update_json, 'update_json', self.limits)
@@ -294,7 +322,10 @@ class CoordinatorService:
         """One privacy control; a store that cannot be written says so and changes nothing."""
         try:
             argument = wire.json_object(argument_json, 'argument_json', self.limits)
-            return self._privacy(learner_id, action, argument, now)
+            if action in READ_ONLY:
+                return self._privacy(learner_id, action, argument, now)
+            with self._writing:
+                return self._privacy(learner_id, action, argument, now)
         except wire.WireError as error:
             return PrivacyResult(False, str(error))
         except StoreUnavailableError:

@@ -10,13 +10,42 @@ holding the WAL delays it; the node retries). A crisis leaves only the fact
 concept's key, never the learner's words, and are forgotten after the dedupe
 window. Its ``application_id`` is ``APPLICATION_ID``: the records' store, or any
 other file, is refused.
+
+Every read is scoped to one learner (or one reminder) and served by an index
+(schema version 4; ``test/coordinator/test_query_plans.py`` runs ``EXPLAIN QUERY
+PLAN`` on every statement the service issues and fails on a full scan of a
+table that grows with learners).
+
+Threads: one writer connection, used by one thread at a time (``_lock``; every
+transaction holds it), and for a file store one read connection per reading
+thread (opened without migrating: the writer opened and migrated the file;
+``query_only``, autocommit, so each read sees the last committed write and
+never blocks the writer in WAL mode). Reads therefore run in parallel with each
+other and with a write; writes are serialised. A ``':memory:'`` store is one
+private database on one connection, so there every read takes ``_lock`` too
+(everything is serialised; a shared-cache URI would let readers in, but shares
+table locks with the writer, which is no better for a test store).
+
+A ``reminder_sync`` handover names no learner (protocol v2.1 has no learner
+field). It reports on a reminder this coordinator queued: it is matched, when it
+arrives, to the most recent stored reminder of the same type and content queued
+at or before it, and its status is written to that reminder's ``status`` column
+(a sync without a status leaves it unchanged). The health check then counts one
+learner's reminders in its window by ``reminder(learner_id, at)``. A sync that
+matches no reminder of this coordinator is stored but counted for nobody; two
+learners who queued the very same words are told apart only by time (the later
+reminder gets the sync).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
+from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
@@ -122,7 +151,38 @@ MIGRATIONS = (
     DROP TABLE handover_failure;
     DELETE FROM dispatch;
     ''',
+    # 4: every read scoped and indexed (issue 17): the reminders of one learner by time, the
+    # referrals of one learner, handovers by type and time, a reminder by its words (to match
+    # a reminder_sync to it); and the status a reminder_sync reports kept on its reminder, so
+    # the health check reads one learner's reminders of its window, never every handover of
+    # the school. Back-filled from the stored reminder_sync handovers (the latest status each
+    # reminder received, matched as ``add_handover`` matches one arriving now).
+    '''
+    ALTER TABLE reminder ADD COLUMN status TEXT;
+    CREATE INDEX reminder_by_learner ON reminder(learner_id, at);
+    CREATE INDEX reminder_by_content ON reminder(content, kind);
+    CREATE INDEX referral_by_learner ON referral(learner_id, at);
+    CREATE INDEX handover_by_kind ON handover(kind, at);
+    WITH sync AS (
+        SELECT handover_id, at,
+               json_extract(body, '$.payload.reminderData.reminderType') AS kind,
+               json_extract(body, '$.payload.reminderData.content') AS content,
+               json_extract(body, '$.payload.reminderData.status') AS status
+        FROM handover WHERE kind = 'reminder_sync' AND json_valid(body)),
+    target AS (
+        SELECT handover_id, status,
+               (SELECT reminder_id FROM reminder WHERE reminder.content = sync.content
+                AND reminder.kind = sync.kind AND reminder.at <= sync.at
+                ORDER BY reminder_id DESC LIMIT 1) AS reminder_id
+        FROM sync WHERE status IS NOT NULL)
+    UPDATE reminder SET status = (SELECT status FROM target
+                                  WHERE target.reminder_id = reminder.reminder_id
+                                  ORDER BY handover_id DESC LIMIT 1)
+    WHERE reminder_id IN (SELECT reminder_id FROM target);
+    ''',
 )
+ANSWERED = ('acknowledged', 'completed')     # a reminder the learner answered
+SHARED = ('', ':memory:')       # one private database per connection: no reader connections
 # The columns of a linkage record after learner_id (schema version 2), in order.
 COLUMNS = ('date', 'trigger_source', 'concept', 'skills', 'correction', 'feynman', 'notes',
            'plan', 'focus', 'result', 'root_cause', 'mastered', 'needs_retest', 'needs_plan',
@@ -133,22 +193,78 @@ CHECKED = TypeAdapter(LinkageRecord)      # a correction comes from outside: che
 class Store:
     def __init__(self, path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = str(path)
+        self._busy_timeout = busy_timeout
         self._db = open_database(self.path, MIGRATIONS, APPLICATION_ID,
                                  busy_timeout=busy_timeout)
+        self._lock = threading.RLock()          # the writer connection, one thread at a time
+        self._local = threading.local()         # this thread's read connection
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._trace: Callable[[str], None] | None = None
+        self._closed = False
 
-    def _transaction(self) -> transaction:
-        return transaction(self._db)
+    # ---- connections ---------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction on the writer connection; writes are serialised here."""
+        with self._lock, transaction(self._db) as db:
+            yield db
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """This thread's read connection (None: a private in-memory store, read under _lock)."""
+        if self.path in SHARED:
+            return None
+        db = getattr(self._local, 'db', None)
+        if db is None:
+            with self._readers_lock:
+                if self._closed:
+                    raise sqlite3.ProgrammingError('the store is closed')
+                db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                     timeout=self._busy_timeout)
+                db.execute('PRAGMA query_only = ON')
+                db.set_trace_callback(self._trace)
+                self._readers.append(db)
+            self._local.db = db
+        return db
+
+    def _rows(self, sql: str, parameters: tuple = ()) -> list[tuple]:
+        """A read: on this thread's read connection, or on the writer under its lock."""
+        db = self._reader()
+        if db is None:
+            with self._lock:
+                return self._db.execute(sql, parameters).fetchall()
+        return db.execute(sql, parameters).fetchall()
+
+    def _one(self, sql: str, parameters: tuple = ()) -> tuple | None:
+        rows = self._rows(sql, parameters)
+        return rows[0] if rows else None
+
+    def trace(self, callback: Callable[[str], None] | None) -> None:
+        """``set_trace_callback`` on every connection of the store, now and later (tests)."""
+        with self._readers_lock:
+            self._trace = callback
+            self._db.set_trace_callback(callback)
+            for db in self._readers:
+                db.set_trace_callback(callback)
 
     @property
     def version(self) -> int:
-        return version(self._db)
+        with self._lock:
+            return version(self._db)
 
     @property
     def unavailable_for(self) -> float:
         return cooldown(self._db)
 
     def close(self) -> None:
-        self._db.close()
+        with self._readers_lock:
+            self._closed = True
+            readers, self._readers = self._readers, []
+        for db in readers:
+            db.close()
+        with self._lock:
+            self._db.close()
 
     def _learner(self, learner_id: str) -> None:
         self._db.execute('INSERT OR IGNORE INTO learner (learner_id) VALUES (?)', (learner_id,))
@@ -157,8 +273,7 @@ class Store:
 
     def consent(self, learner_id: str) -> ConsentBits:
         """The learner's consent; a row that cannot be read grants nothing."""
-        row = self._db.execute('SELECT consent FROM learner WHERE learner_id = ?',
-                               (learner_id,)).fetchone()
+        row = self._one('SELECT consent FROM learner WHERE learner_id = ?', (learner_id,))
         try:
             return ConsentBits.model_validate_json(row[0]) if row else ConsentBits()
         except ValidationError:
@@ -171,8 +286,7 @@ class Store:
                              (consent.model_dump_json(), learner_id))
 
     def privacy(self, learner_id: str) -> Privacy:
-        row = self._db.execute('SELECT privacy FROM learner WHERE learner_id = ?',
-                               (learner_id,)).fetchone()
+        row = self._one('SELECT privacy FROM learner WHERE learner_id = ?', (learner_id,))
         return Privacy.from_json(row[0]) if row else Privacy()
 
     def set_privacy(self, learner_id: str, privacy: Privacy) -> None:
@@ -199,10 +313,20 @@ class Store:
             f'VALUES (?{", ?" * len(COLUMNS)})', (record.learner_id, *_row(record)))
         return int(cursor.lastrowid)
 
-    def records(self, learner_id: str, month: str = '') -> list[LinkageRecord]:
-        rows = self._db.execute(
-            f'SELECT record_id, {", ".join(COLUMNS)} FROM linkage WHERE learner_id = ? '
-            'AND date LIKE ? ORDER BY record_id', (learner_id, f'{month}%')).fetchall()
+    def records(self, learner_id: str, month: str = '', since: str = '') -> list[LinkageRecord]:
+        """The learner's records: all, of one month ('YYYY-MM'), or dated ``since`` or later.
+
+        By date range on ``linkage_by_learner(learner_id, date)``: a month is
+        ``month <= date < next month`` (``month_range``).
+        """
+        columns = f'SELECT record_id, {", ".join(COLUMNS)} FROM linkage WHERE learner_id = ?'
+        if month:
+            rows = self._rows(f'{columns} AND date >= ? AND date < ? ORDER BY record_id',
+                              (learner_id, *month_range(month)))
+        elif since:
+            rows = self._rows(f'{columns} AND date >= ? ORDER BY record_id', (learner_id, since))
+        else:
+            rows = self._rows(f'{columns} ORDER BY record_id', (learner_id,))
         return [_record(learner_id, row) for row in rows]
 
     def correct(self, learner_id: str, record_id: int, changes: dict) -> LinkageRecord | None:
@@ -230,14 +354,15 @@ class Store:
 
     def purge(self) -> bool:
         """Whether deleted rows are gone from the file and its WAL (False: retry later)."""
-        return purge(self._db)
+        with self._lock:
+            return purge(self._db)
 
     # ---- dispatches (dedupe) and reminders --------------------------------------------------
 
     def recent_dispatches(self, learner_id: str, since: float) -> list[tuple[str, str]]:
         """(concept, SKILL) dispatched for the learner since ``since``."""
-        return self._db.execute('SELECT DISTINCT concept, skill FROM dispatch WHERE '
-                                'learner_id = ? AND at > ?', (learner_id, since)).fetchall()
+        return self._rows('SELECT DISTINCT concept, skill FROM dispatch WHERE '
+                          'learner_id = ? AND at > ?', (learner_id, since))
 
     def add_dispatch(self, learner_id: str, concept: str, skill: str, at: float,
                      forget_before: float) -> None:
@@ -251,8 +376,8 @@ class Store:
 
     def queued_reminders(self, learner_id: str, since: float) -> list[tuple[int, str, str]]:
         """(id, kind, content) of the reminders queued since ``since``."""
-        return self._db.execute('SELECT reminder_id, kind, content FROM reminder WHERE '
-                                'learner_id = ? AND at >= ?', (learner_id, since)).fetchall()
+        return self._rows('SELECT reminder_id, kind, content FROM reminder WHERE '
+                          'learner_id = ? AND at >= ?', (learner_id, since))
 
     def add_reminder(self, learner_id: str, kind: str, content: str, at: float) -> int:
         with self._transaction():
@@ -268,8 +393,19 @@ class Store:
                              (reminder_id,))
 
     def reminders(self, learner_id: str) -> list[tuple[str, str, int]]:
-        return self._db.execute('SELECT kind, content, merged FROM reminder WHERE learner_id = ? '
-                                'ORDER BY reminder_id', (learner_id,)).fetchall()
+        return self._rows('SELECT kind, content, merged FROM reminder WHERE learner_id = ? '
+                          'ORDER BY reminder_id', (learner_id,))
+
+    def reminder_counts(self, learner_id: str, since: float) -> tuple[int, int]:
+        """(queued, answered) of the learner's reminders queued since ``since``: answered is
+        the status a reminder_sync reported, acknowledged or completed."""
+        row = self._one('SELECT count(*), coalesce(sum(status IN (?, ?)), 0) FROM reminder '
+                        'WHERE learner_id = ? AND at >= ?', (*ANSWERED, learner_id, since))
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def reminder_status(self, reminder_id: int) -> str | None:
+        row = self._one('SELECT status FROM reminder WHERE reminder_id = ?', (reminder_id,))
+        return row[0] if row else None
 
     # ---- referrals and handovers ----------------------------------------------------------------
 
@@ -278,18 +414,43 @@ class Store:
             self._db.execute("INSERT INTO referral VALUES (?, ?, '已转介')", (learner_id, at))
 
     def referrals(self, learner_id: str) -> list[tuple[float, str]]:
-        return self._db.execute('SELECT at, fact FROM referral WHERE learner_id = ?',
-                                (learner_id,)).fetchall()
+        return self._rows('SELECT at, fact FROM referral WHERE learner_id = ?', (learner_id,))
 
-    def add_handover(self, session_id: str, kind: str, body: str, at: float) -> None:
+    def add_handover(self, session_id: str, kind: str, body: str, at: float,
+                     reminder: tuple[str, str, str | None] | None = None) -> int | None:
+        """Store a handover; a reminder_sync's (type, content, status) also sets the status of
+        the reminder it reports (see the module docstring). Returns that reminder's id."""
         with self._transaction():
             self._db.execute('INSERT INTO handover (session_id, kind, body, at) VALUES (?,?,?,?)',
                              (session_id, kind, body, at))
+            if reminder is None:
+                return None
+            reminder_type, content, status = reminder
+            row = self._db.execute(
+                'SELECT reminder_id FROM reminder WHERE content = ? AND kind = ? AND at <= ? '
+                'ORDER BY reminder_id DESC LIMIT 1', (content, reminder_type, at)).fetchone()
+            if row is None:
+                return None
+            if status is not None:
+                self._db.execute('UPDATE reminder SET status = ? WHERE reminder_id = ?',
+                                 (status, row[0]))
+            return int(row[0])
 
     def handovers(self, kind: str = '') -> list[tuple[str, str, str]]:
-        """(session, type, body) of the stored handovers, of one type when ``kind`` is given."""
-        return self._db.execute("SELECT session_id, kind, body FROM handover WHERE ? IN ('', kind) "
-                                'ORDER BY handover_id', (kind,)).fetchall()
+        """(session, type, body) of the stored handovers, of one type when ``kind`` is given
+        (a diagnostic read of the whole table: no request path uses it)."""
+        if kind:
+            return self._rows('SELECT session_id, kind, body FROM handover WHERE kind = ? '
+                              'ORDER BY handover_id', (kind,))
+        return self._rows('SELECT session_id, kind, body FROM handover ORDER BY handover_id')
+
+
+def month_range(month: str) -> tuple[str, str]:
+    """('YYYY-MM', the next month): the dates of a month are ``first <= date < second``
+    (dates are 'YYYY-MM-DD', compared as text; December runs to January of the next year)."""
+    first = date.fromisoformat(f'{month}-01')
+    following = date(first.year + first.month // 12, first.month % 12 + 1, 1)
+    return month, following.strftime('%Y-%m')
 
 
 def _row(record: LinkageRecord) -> tuple:

@@ -152,7 +152,7 @@ def test_a_version_1_file_is_upgraded_in_place_losing_nothing(path):
     db.commit()
     db.close()
     store = Store(path)
-    assert store.version == len(MIGRATIONS) == 3
+    assert store.version == len(MIGRATIONS) == 4
     first, sparse = store.records('l1')
     assert first == LinkageRecord(**{**record()._asdict(), 'record_id': 1})
     assert (sparse.concept, sparse.skills, sparse.correction, sparse.mastered) == \
