@@ -1,0 +1,1 @@
+"""URDF models of the simulated robots, generated from the mock's own joint table."""
