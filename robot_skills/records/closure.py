@@ -121,7 +121,7 @@ class LessonArgs(PairArgs):
     lesson_id: str = Field(min_length=1)
 
 
-@tool('get_lesson_closure_facts', LessonArgs, Facts)
+@tool('get_lesson_closure_facts', LessonArgs, Facts, reads=True)
 def get_lesson_closure_facts(context: Context, args: LessonArgs) -> dict:
     """Read-only, before closing: state, completed[], missing[], the next action, the signal."""
     pair_id = context.pair(args.pair_id)

@@ -216,7 +216,7 @@ class VerifyPrep(PairArgs):
         return self
 
 
-@tool('verify_prep', VerifyPrep, prep.Report)
+@tool('verify_prep', VerifyPrep, prep.Report, reads=True)
 def verify_prep(context: Context, args: VerifyPrep) -> dict:
     """Read-only: a lesson's report, or every lesson of a course in order with the worst status."""
     pair_id = context.pair(args.pair_id)

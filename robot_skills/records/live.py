@@ -96,7 +96,7 @@ class Whole(Out):
     responses: list[dict]
 
 
-@tool('live_session_get', SessionArgs, Whole)
+@tool('live_session_get', SessionArgs, Whole, reads=True)
 def live_session_get(context: Context, args: SessionArgs) -> dict:
     """The whole session: the session, every move and every response."""
     pair_id = context.pair(args.pair_id)
@@ -244,7 +244,7 @@ def live_snapshot_write(context: Context, args: SnapshotArgs) -> dict:
     return {'snapshot_id': snapshot_id, 'live_session_id': args.live_session_id, 'at': now}
 
 
-@tool('live_snapshot_get_latest', SessionArgs, Snapshot)
+@tool('live_snapshot_get_latest', SessionArgs, Snapshot, reads=True)
 def live_snapshot_get_latest(context: Context, args: SessionArgs) -> dict:
     """The session's latest snapshot: with the moves after it, the minimum to resume."""
     pair_id = context.pair(args.pair_id)

@@ -10,6 +10,10 @@ tool, code and the argument a refusal names, never by its words or error text
 parser; a store that is locked or read-only answers ``UNAVAILABLE``; any
 other fault answers ``INTERNAL`` (the guard), and the node goes on.
 
+Calls are served at once, on a few worker threads: reads (``get_context``,
+``verify_prep`` ...) run in parallel on snapshots, writes one at a time, so a
+30-lesson course check never delays a cheap call (issue 17).
+
 ``live_wait`` waits here: with no event after its cursor the call is parked
 (no polling: a future and one timer) and answered when a call appends an
 event for its pair, or when ``timeout_s`` runs out. Every new event is also
@@ -40,11 +44,13 @@ from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.workers import Workers, wakeful
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall
 
 SKILL = 'learning_records'
 EVENTS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+WORKERS = 4         # calls served at once (SQLite reads in parallel; writes queue in the store)
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,11 @@ class LearningRecords(GuardedNode):
         self.store = Store(value.store_path, value.store_busy_timeout)
         self.on_destroy(self.store.close)
         self.records = Records(self.store, limits=self.guard.limits)
-        # Calls may wait (live_wait) while others run: a reentrant group for the service,
-        # one lock around the store, timers in their own group.
+        # Calls run on worker threads (reads in parallel, writes one at a time in the store),
+        # so a slow course check never holds up a cheap call; a live_wait parks without a
+        # thread. The lock guards what the node itself keeps: the waits and the last event.
+        self._workers = Workers(self, WORKERS, 'records')
+        self.on_destroy(self._workers.shutdown)
         self._lock = threading.Lock()
         self._timeouts = MutuallyExclusiveCallbackGroup()
         self._waiting: list[tuple[str, Future]] = []
@@ -82,7 +91,7 @@ class LearningRecords(GuardedNode):
 
     async def _on_call(self, request: RecordsCall.Request,
                        response: RecordsCall.Response) -> RecordsCall.Response:
-        result = self._call(request.tool, request.args_json)
+        result = await self._workers.run(lambda: self._call(request.tool, request.args_json))
         if request.tool == 'live_wait' and result.ok and result.result['timeout']:
             result = await self._wait(request.args_json, result)
         response.ok, response.code, response.error = result.ok, result.code, result.error
@@ -95,10 +104,14 @@ class LearningRecords(GuardedNode):
         return response
 
     def _call(self, tool: str, args: str | dict) -> Result:
+        """One call (on a worker thread), then the live events it appended, published."""
+        result = self.records.call(tool, args)
+        if tool not in TOOLS or TOOLS[tool].reads:
+            return result
         with self._lock:
-            result = self.records.call(tool, args)
-            fresh = self.store.all('SELECT * FROM live_event WHERE seq > ? ORDER BY seq',
-                                   self._published)
+            with self.store.read():
+                fresh = self.store.all('SELECT * FROM live_event WHERE seq > ? ORDER BY seq',
+                                       self._published)
             if fresh:
                 self._published = fresh[-1]['seq']
             pairs = {row['pair_id'] for row in fresh}
@@ -119,8 +132,9 @@ class LearningRecords(GuardedNode):
         timeout = float(args.get('timeout_s', MAX_WAIT))
         if timeout <= 0:
             return first
+        pair_id = args.get('pair_id') or await self._workers.run(self._active_pair)
+        waiting = (pair_id, wakeful(self))
         with self._lock:
-            waiting = (args.get('pair_id') or self.records.context.pair(), Future())
             self._waiting.append(waiting)
         self.tracer.emit('waiting', 'live_wait', detail={'timeout_s': timeout})
         timer = self.create_timer(timeout, lambda: waiting[1].done() or
@@ -133,8 +147,13 @@ class LearningRecords(GuardedNode):
                 self._waiting.remove(waiting)
         if not woken:
             return first
-        return self._call('live_wait', {**args, 'timeout_s': 0, 'since': first.result['cursor']}
-                          if not args.get('consumer_id') else {**args, 'timeout_s': 0})
+        again = ({**args, 'timeout_s': 0, 'since': first.result['cursor']}
+                 if not args.get('consumer_id') else {**args, 'timeout_s': 0})
+        return await self._workers.run(lambda: self._call('live_wait', again))
+
+    def _active_pair(self) -> str:
+        with self.store.read():
+            return self.records.context.pair()
 
     def _last_seq(self) -> int:
         return self.store.one('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s']

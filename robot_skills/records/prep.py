@@ -104,9 +104,9 @@ def _content(store: Store, lesson: sqlite3.Row) -> list[Check]:
 def _concepts(store: Store, lesson: sqlite3.Row) -> list[Check]:
     concepts = store.all('SELECT concept_id, name, flashcard_ids FROM concept WHERE lesson_id = ?',
                          lesson['lesson_id'])
-    cards = {r['flashcard_id'] for r in store.all('SELECT flashcard_id FROM flashcard')}
-    dangling = [f'{c["name"]}→{card}' for c in concepts for card in json.loads(c['flashcard_ids'])
-                if card not in cards]
+    named = [(c['name'], card) for c in concepts for card in json.loads(c['flashcard_ids'])]
+    cards = _existing(store, 'flashcard', [card for _, card in named])
+    dangling = [f'{name}→{card}' for name, card in named if card not in cards]
     return [Check('concepts.coverage', 'pass' if concepts else 'warn',
                   '' if concepts else '⚠️ 这节课还没有登记概念'),
             Check('flashcards.references', 'skip' if not concepts else
@@ -117,12 +117,22 @@ def _concepts(store: Store, lesson: sqlite3.Row) -> list[Check]:
 def _exercises(store: Store, lesson: sqlite3.Row) -> list[Check]:
     exercises = store.all('SELECT exercise_id, expected_concepts FROM exercise WHERE '
                           'lesson_id = ?', lesson['lesson_id'])
-    known = {r['concept_id'] for r in store.all('SELECT concept_id FROM concept')}
-    dangling = [f'{e["exercise_id"]}→{c}' for e in exercises
-                for c in json.loads(e['expected_concepts']) if c not in known]
+    named = [(e['exercise_id'], c) for e in exercises for c in json.loads(e['expected_concepts'])]
+    known = _existing(store, 'concept', [concept for _, concept in named])
+    dangling = [f'{exercise}→{c}' for exercise, c in named if c not in known]
     return [Check('exercises.references', 'skip' if not exercises else
                   'fail' if dangling else 'pass',
                   f'❌ 习题引用了不存在的概念：{"、".join(dangling)}' if dangling else '')]
+
+
+def _existing(store: Store, table: str, ids: list[str]) -> set[str]:
+    """Which of ``ids`` are rows of ``table`` (flashcard or concept): read by key, never the
+    whole table, so a lesson check costs the same in a school as for one learner."""
+    if not ids:
+        return set()
+    key = f'{table}_id'
+    return {row[key] for row in store.all(f'SELECT {key} FROM {table} WHERE {key} IN '
+                                          '(SELECT value FROM json_each(?))', json.dumps(ids))}
 
 
 def _mindmaps(store: Store, lesson: sqlite3.Row) -> list[Check]:

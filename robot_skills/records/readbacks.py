@@ -125,7 +125,7 @@ class Brief(Out):
     generated_at: str
 
 
-@tool('get_learner_brief', BriefArgs, Brief)
+@tool('get_learner_brief', BriefArgs, Brief, reads=True)
 def get_learner_brief(context: Context, args: BriefArgs) -> dict:
     """Before a lesson: the learner model read back, frozen hypotheses redacted, with an etag."""
     pair_id = context.pair(args.pair_id)
@@ -146,7 +146,7 @@ class ContextOut(Out):
     brief_etag: str
 
 
-@tool('get_context', PairArgs, ContextOut)
+@tool('get_context', PairArgs, ContextOut, reads=True)
 def get_context(context: Context, args: PairArgs) -> dict:
     """Cold start: a compact snapshot of where the pair is, with the brief's etag."""
     pair_id = context.pair(args.pair_id)
@@ -237,7 +237,7 @@ class Inbox(Out):
     open_feedback: dict
 
 
-@tool('get_teacher_inbox', InboxArgs, Inbox)
+@tool('get_teacher_inbox', InboxArgs, Inbox, reads=True)
 def get_teacher_inbox(context: Context, args: InboxArgs) -> dict:
     """The teacher's to-do list: typed items with stable ids, by priority then time."""
     pair_id = context.pair(args.pair_id)
@@ -251,8 +251,8 @@ def get_teacher_inbox(context: Context, args: InboxArgs) -> dict:
                            'grade_exercise', row['submitted_at']))
     for row in context.store.all(
             "SELECT live_session_id, ended_at FROM live_session WHERE pair_id = ? AND status = "
-            "'completed' AND live_session_id NOT IN (SELECT coalesce(live_session_id, '') FROM "
-            f'{REFLECTIONS})', pair_id, context.now()):
+            f"'completed' AND NOT EXISTS (SELECT 1 FROM {REFLECTIONS} AS kept WHERE "
+            'kept.live_session_id = live_session.live_session_id)', pair_id, context.now()):
         items.append(_item('live_without_reflection', 'medium',
                            {'live_session_id': row['live_session_id']}, 'reflect_on_teaching',
                            row['ended_at']))
@@ -315,7 +315,7 @@ class LessonBack(Out):
     content_markdown: str | None = None
 
 
-@tool('get_lesson', LessonRead, LessonBack)
+@tool('get_lesson', LessonRead, LessonBack, reads=True)
 def get_lesson(context: Context, args: LessonRead) -> dict:
     """A lesson of this pair: structure and metadata; the whole text only when asked."""
     pair_id = context.pair(args.pair_id)
@@ -351,7 +351,7 @@ class ExerciseBack(Out):
     course_id: str
 
 
-@tool('get_exercise', ExerciseRead, ExerciseBack)
+@tool('get_exercise', ExerciseRead, ExerciseBack, reads=True)
 def get_exercise(context: Context, args: ExerciseRead) -> dict:
     """An exercise of this pair, with its reference answer (teacher side only)."""
     pair_id = context.pair(args.pair_id)
@@ -382,7 +382,7 @@ class SubmissionBack(Out):
     course_id: str
 
 
-@tool('get_submission', SubmissionRead, SubmissionBack)
+@tool('get_submission', SubmissionRead, SubmissionBack, reads=True)
 def get_submission(context: Context, args: SubmissionRead) -> dict:
     """A submission of this pair with its exercise chain."""
     pair_id = context.pair(args.pair_id)

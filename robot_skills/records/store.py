@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -369,16 +372,63 @@ MIGRATIONS = (
                                                 NEW.content_markdown IS NOT OLD.content_markdown)
         BEGIN SELECT RAISE(ABORT, 'the text of a lesson she has reached is never rewritten'); END;
     ''',
+    # 5 (issue 17): every read a tool makes is scoped to a pair, a learner or the ids it
+    # names, and each of those filters and joins has its index, so a call costs the same
+    # for one learner as for a school (test/records/test_query_plans.py checks the plans).
+    '''
+    CREATE INDEX pair_by_learner ON pair(learner_id, created_at);
+    CREATE INDEX active_pairs ON pair(created_at) WHERE status = 'active';
+    CREATE INDEX contract_by_pair ON contract(pair_id, created_at);
+    CREATE INDEX course_by_pair ON course(pair_id, created_at);
+    CREATE INDEX coverage_by_course ON coverage(course_id);
+    CREATE INDEX patch_by_lesson ON lesson_patch(lesson_id, at);
+    CREATE INDEX event_by_pair ON event(pair_id, kind, at);
+    CREATE INDEX document_by_pair ON document(pair_id, created_at);
+    CREATE INDEX highlight_by_document ON highlight(document_id, start);
+    CREATE INDEX concept_by_lesson ON concept(lesson_id, created_at);
+    CREATE INDEX concept_by_pair ON concept(pair_id, created_at);
+    CREATE INDEX flashcard_by_pair ON flashcard(pair_id, due_at);
+    CREATE INDEX mindmap_by_pair ON mindmap(pair_id, source, created_at);
+    CREATE INDEX mindmap_by_lesson ON mindmap(lesson_id, source);
+    CREATE INDEX mindmap_by_course ON mindmap(course_id, source);
+    CREATE INDEX exercise_by_lesson ON exercise(lesson_id, created_at);
+    CREATE INDEX quiz_by_course ON quiz(course_id, created_at);
+    CREATE INDEX submission_by_exercise ON submission(exercise_id, status, submitted_at);
+    CREATE INDEX evaluation_by_lesson ON post_lesson_evaluation(lesson_id);
+    CREATE INDEX hypothesis_by_pair ON hypothesis(pair_id, status, created_at);
+    CREATE INDEX reflection_by_pair ON reflection(pair_id, created_at);
+    CREATE INDEX reflection_by_lesson ON reflection(lesson_id, created_at);
+    CREATE INDEX reflection_by_session ON reflection(live_session_id);
+    CREATE INDEX feedback_by_pair ON feedback(pair_id, status, created_at);
+    CREATE INDEX session_by_pair ON live_session(pair_id, status, started_at);
+    CREATE INDEX session_by_lesson ON live_session(lesson_id, status, started_at);
+    CREATE INDEX response_by_session ON live_response(live_session_id, after_move_seq);
+    CREATE INDEX snapshot_by_session ON live_snapshot(live_session_id, at);
+    CREATE INDEX message_by_thread ON adhoc_message(thread_id, role, message_id);
+    CREATE INDEX live_event_by_pair ON live_event(pair_id, seq);
+    ''',
 )
 
 
 class Store:
-    """One records database; tools read with ``one``/``all`` and write inside ``write()``."""
+    """One records database; tools read with ``one``/``all`` inside ``read()`` or ``write()``.
+
+    Reads run in parallel, writes one at a time (issue 17): ``write()`` is BEGIN IMMEDIATE
+    on the one writer connection, behind a lock; ``read()`` is a snapshot on a read-only
+    connection of the calling thread (WAL lets it read while a write commits), so a slow
+    read never waits for, or holds up, any other call. A ':memory:' store has one
+    connection only: there ``read()`` takes the writer's lock.
+    """
 
     def __init__(self, path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = str(path)
+        self.busy_timeout = busy_timeout
         self.db = open_database(self.path, MIGRATIONS, APPLICATION_ID, busy_timeout=busy_timeout)
         self.db.row_factory = sqlite3.Row
+        self._writing = threading.RLock()
+        self._local = threading.local()       # this thread's reader and the call it is in
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
 
     @property
     def version(self) -> int:
@@ -388,21 +438,59 @@ class Store:
     def unavailable_for(self) -> float:
         return cooldown(self.db)
 
-    def write(self) -> transaction:
-        return transaction(self.db)
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction at a time, on the writer connection."""
+        with self._writing, transaction(self.db) as db:
+            yield db
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for one call, on this thread's read-only connection."""
+        if self.path == ':memory:':
+            with self._writing:
+                yield self.db
+            return
+        reader = self._reader()
+        reader.execute('BEGIN')
+        self._local.db = reader
+        try:
+            yield reader
+        finally:
+            self._local.db = None
+            reader.execute('ROLLBACK')         # nothing to keep: a reader never writes
+
+    def _reader(self) -> sqlite3.Connection:
+        reader = getattr(self._local, 'reader', None)
+        if reader is None:
+            reader = sqlite3.connect(f'{Path(self.path).resolve().as_uri()}?mode=ro', uri=True,
+                                     check_same_thread=False, isolation_level=None,
+                                     timeout=self.busy_timeout)
+            reader.row_factory = sqlite3.Row
+            with self._readers_lock:
+                self._readers.append(reader)
+            self._local.reader = reader
+        return reader
+
+    def _db(self) -> sqlite3.Connection:
+        return getattr(self._local, 'db', None) or self.db
 
     def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
-        return self.db.execute(sql, args).fetchone()
+        return self._db().execute(sql, args).fetchone()
 
     def all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
-        return self.db.execute(sql, args).fetchall()
+        return self._db().execute(sql, args).fetchall()
 
     def run(self, sql: str, *args: Any) -> sqlite3.Cursor:
-        return self.db.execute(sql, args)
+        return self._db().execute(sql, args)
 
     def event(self, pair_id: str, kind: str, payload: dict[str, Any], at: str) -> None:
         self.run('INSERT INTO event (pair_id, kind, payload, at) VALUES (?, ?, ?, ?)',
                  pair_id, kind, json.dumps(payload, ensure_ascii=False), at)
 
     def close(self) -> None:
+        with self._readers_lock:
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
         self.db.close()

@@ -56,6 +56,9 @@ class PairArgs(Args):
     pair_id: str = ''
 
 
+PAIRS_LISTED = 20       # active pairs a refusal lists (the rest are named by the operators' CLI)
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
@@ -63,16 +66,20 @@ class Tool:
     result: type[Out]
     run: Callable[[Context, Any], dict]
     doc: str
+    reads: bool = False       # reads only: runs on a snapshot, in parallel with any other call
 
 
 TOOLS: dict[str, Tool] = {}
 Function = Callable[[Any, ArgsT], dict]
 
 
-def tool(name: str, args: type[ArgsT], result: type[Out]) -> Callable[[Function], Function]:
-    """Register a tool under ``name`` (the document's name where it gives one)."""
+def tool(name: str, args: type[ArgsT], result: type[Out],
+         reads: bool = False) -> Callable[[Function], Function]:
+    """Register a tool under ``name`` (the document's name where it gives one); ``reads``
+    when it never writes (a write it tried anyway would fail on the read-only snapshot)."""
     def register(function: Function) -> Function:
-        TOOLS[name] = Tool(name, args, result, function, (function.__doc__ or '').strip())
+        TOOLS[name] = Tool(name, args, result, function, (function.__doc__ or '').strip(),
+                           reads)
         return function
     return register
 
@@ -93,18 +100,21 @@ class Context:
         if pair_id:
             if self.store.one('SELECT 1 FROM pair WHERE pair_id = ?', pair_id) is None:
                 raise ToolError('NOT_FOUND', f'no pair {pair_id!r}',
-                                {'available_pairs': self.pairs()})
+                                {'available_pairs': self.pairs()[:PAIRS_LISTED]})
             return pair_id
         active = self.pairs()
         if len(active) != 1:
+            many = f'{len(active)}' if len(active) <= PAIRS_LISTED else f'over {PAIRS_LISTED}'
             raise validation('name the pair_id: ' + (
                 'there is no active pair (create_pair first)' if not active else
-                f'{len(active)} pairs are active'), available_pairs=active)
+                f'{many} pairs are active'), available_pairs=active[:PAIRS_LISTED])
         return active[0]
 
     def pairs(self) -> list[str]:
+        """The first active pairs, oldest first (a school has hundreds: a refusal lists a few)."""
         return [row['pair_id'] for row in self.store.all(
-            "SELECT pair_id FROM pair WHERE status = 'active' ORDER BY created_at")]
+            "SELECT pair_id FROM pair WHERE status = 'active' ORDER BY created_at LIMIT ?",
+            PAIRS_LISTED + 1)]
 
     def exists(self, table: str, ident: str, pair_id: str) -> bool:
         """Whether ``ident`` is a row of ``table`` in ``pair_id`` (a reference check)."""
@@ -190,8 +200,9 @@ class Records:
         except ValidationError as error:
             return Result(False, 'VALIDATION', error='; '.join(describe(error, data)),
                           field=_location(error, found.args))
+        store = self.context.store
         try:
-            with self.context.store.write():       # a refusal rolls back what the tool wrote
+            with store.read() if found.reads else store.write():   # a refusal rolls back
                 value = found.run(self.context, args)
                 checked = found.result.model_validate(value)
         except ToolError as error:

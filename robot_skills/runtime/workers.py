@@ -1,0 +1,57 @@
+"""Work a service must not do on the executor's thread: a slow call never holds up the others.
+
+A node's callbacks run on one executor thread by default (``entry.py``), so a
+service that does seconds of work in its callback makes every other request
+wait behind it. ``Workers.run`` hands the work to a small thread pool and
+gives the callback an awaitable that completes on the executor: an ``async``
+service callback awaits it, and the executor goes on serving other requests
+meanwhile, whichever executor the node runs on. The work itself must be
+thread-safe (the stores serialise their writes and read on per-thread
+connections).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from rclpy.node import Node
+from rclpy.task import Future
+
+T = TypeVar('T')
+
+
+class Workers:
+    """A small pool whose results come back to the node's executor."""
+
+    def __init__(self, node: Node, threads: int, name: str) -> None:
+        self._node = node
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` on a worker thread; its result (or exception) here, on the executor."""
+        done = wakeful(self._node)
+
+        def call() -> None:
+            try:
+                done.set_result(work())
+            except BaseException as error:        # noqa: BLE001 - handed to the awaiting callback
+                done.set_exception(error)
+        self._pool.submit(call)
+        return await done
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def wakeful(node: Node) -> Future:
+    """A future any thread may complete: completing it wakes the node's executor, so the
+    callback awaiting it resumes at once instead of at the executor's next wake-up."""
+    future: Future = Future(executor=node.executor)
+    future.add_done_callback(_resumed)       # scheduling this callback is what wakes it
+    return future
+
+
+def _resumed(_: Future) -> None:
+    """Nothing to do: scheduling this is what wakes the executor."""
