@@ -62,20 +62,30 @@ class Phrased(Strict):
     phrases: list[str] = []
     patterns: list[str] = []
     _regex: list[re2._Regexp] = PrivateAttr(default_factory=list)
+    _any: re2._Regexp | None = PrivateAttr(default=None)
 
     @model_validator(mode='after')
     def _compiled(self) -> Phrased:
         if not self.phrases and not self.patterns:
             raise ValueError('needs phrases or patterns')
         self._regex = [_re2(p, 'patterns', p) for p in self.patterns]
+        if len(self.patterns) > 1:      # one pass says whether any pattern matches at all
+            self._any = _re2('|'.join(f'(?:{p})' for p in self.patterns), 'patterns',
+                             'the patterns together')
         return self
 
     def find(self, text: str) -> str | None:
-        """The phrase or the matched words that recognise ``text``, else None."""
+        """The phrase or the matched words that recognise ``text``, else None (the first
+        pattern in order that matches; most texts match none, which one search tells)."""
         phrase = next((p for p in self.phrases if p in text), None)
         if phrase is not None:
             return phrase
-        return next((m.group(0) for m in (r.search(text) for r in self._regex) if m), None)
+        private = self.__pydantic_private__     # a slot: cheaper than self._any per call
+        together = private['_any']
+        if together is not None and together.search(text) is None:
+            return None
+        return next((m.group(0) for m in (r.search(text) for r in private['_regex']) if m),
+                    None)
 
 
 class Stage(Phrased):
