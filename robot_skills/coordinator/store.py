@@ -160,7 +160,7 @@ MIGRATIONS = (
     '''
     ALTER TABLE reminder ADD COLUMN status TEXT;
     CREATE INDEX reminder_by_learner ON reminder(learner_id, at);
-    CREATE INDEX reminder_by_content ON reminder(content, kind);
+    CREATE INDEX reminder_by_content ON reminder(content, kind, at);
     CREATE INDEX referral_by_learner ON referral(learner_id, at);
     CREATE INDEX handover_by_kind ON handover(kind, at);
     WITH sync AS (
@@ -173,7 +173,7 @@ MIGRATIONS = (
         SELECT handover_id, status,
                (SELECT reminder_id FROM reminder WHERE reminder.content = sync.content
                 AND reminder.kind = sync.kind AND reminder.at <= sync.at
-                ORDER BY reminder_id DESC LIMIT 1) AS reminder_id
+                ORDER BY reminder.at DESC, reminder_id DESC LIMIT 1) AS reminder_id
         FROM sync WHERE status IS NOT NULL)
     UPDATE reminder SET status = (SELECT status FROM target
                                   WHERE target.reminder_id = reminder.reminder_id
@@ -428,7 +428,8 @@ class Store:
             reminder_type, content, status = reminder
             row = self._db.execute(
                 'SELECT reminder_id FROM reminder WHERE content = ? AND kind = ? AND at <= ? '
-                'ORDER BY reminder_id DESC LIMIT 1', (content, reminder_type, at)).fetchone()
+                'ORDER BY at DESC, reminder_id DESC LIMIT 1',
+                (content, reminder_type, at)).fetchone()
             if row is None:
                 return None
             if status is not None:
