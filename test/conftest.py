@@ -18,8 +18,13 @@ import pytest
 os.environ.setdefault('ROS_DOMAIN_ID', str(random.SystemRandom().randint(110, 230)))
 os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
 
+import sql_statements  # noqa: E402
 from hypothesis import settings  # noqa: E402
 from ros_harness import Harness  # noqa: E402
+
+# Every statement the stores issue in this run is kept (one per shape) for the query-plan
+# tests (test/records/test_query_plans.py, test/coordinator/test_query_plans.py).
+sql_statements.collect()
 
 # Property tests explore the same examples on every run, so a CI failure is
 # reproducible and never depends on the luck of the draw; explore more locally

@@ -20,8 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, transaction,
-                                           version)
+from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, open_reader,
+                                           transaction, version)
 
 APPLICATION_ID = int.from_bytes(b'RSlr', 'big')     # robot_skills learning_records
 
@@ -387,6 +387,7 @@ MIGRATIONS = (
     CREATE INDEX highlight_by_document ON highlight(document_id, start);
     CREATE INDEX concept_by_lesson ON concept(lesson_id, created_at);
     CREATE INDEX concept_by_pair ON concept(pair_id, created_at);
+    CREATE INDEX concept_by_course ON concept(course_id);
     CREATE INDEX flashcard_by_pair ON flashcard(pair_id, due_at);
     CREATE INDEX mindmap_by_pair ON mindmap(pair_id, source, created_at);
     CREATE INDEX mindmap_by_lesson ON mindmap(lesson_id, source);
@@ -463,10 +464,7 @@ class Store:
     def _reader(self) -> sqlite3.Connection:
         reader = getattr(self._local, 'reader', None)
         if reader is None:
-            reader = sqlite3.connect(f'{Path(self.path).resolve().as_uri()}?mode=ro', uri=True,
-                                     check_same_thread=False, isolation_level=None,
-                                     timeout=self.busy_timeout)
-            reader.row_factory = sqlite3.Row
+            reader = open_reader(self.path, self.busy_timeout)
             with self._readers_lock:
                 self._readers.append(reader)
             self._local.reader = reader

@@ -93,6 +93,18 @@ def open_database(path: Path | str, migrations: Sequence[str], application_id: i
     return db
 
 
+def open_reader(path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """A read-only connection to a store ``open_database`` opened (and migrated) already.
+
+    What a thread reads its snapshots with, in parallel with the writer (WAL): the file
+    itself refuses any write made on it.
+    """
+    db = sqlite3.connect(f'{Path(path).resolve().as_uri()}?mode=ro', uri=True,
+                         check_same_thread=False, isolation_level=None, timeout=busy_timeout)
+    db.row_factory = sqlite3.Row
+    return db
+
+
 def version(db: sqlite3.Connection) -> int:
     return db.execute('PRAGMA user_version').fetchone()[0]
 

@@ -1,4 +1,4 @@
-"""The records schema moves forward: a schema-3 store is upgraded to 4 in place (issue 16)."""
+"""The records schema moves forward: each older store is upgraded in place (issues 16, 17)."""
 
 from __future__ import annotations
 
@@ -45,3 +45,34 @@ def test_a_version_3_store_is_upgraded_with_its_rows(tmp_path):
     with pytest.raises(sqlite3.IntegrityError):
         store.run("UPDATE lesson SET content_markdown = '# 重写' WHERE lesson_id = 'le_1'")
     store.close()
+
+
+def test_a_version_4_store_gets_the_indexes_of_issue_17_on_open(tmp_path):
+    """Every foreign key a read filters by is indexed once the store is opened (migration 5)."""
+    path = tmp_path / 'records.sqlite3'
+    open_database(path, MIGRATIONS[:4], APPLICATION_ID).close()
+    store = Store(path)
+    indexes = {row['name'] for row in store.all(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
+    assert {'course_by_pair', 'exercise_by_lesson', 'submission_by_exercise', 'mindmap_by_pair',
+            'concept_by_lesson', 'event_by_pair', 'active_pairs'} <= indexes
+    unindexed = [(table, column) for table, column in _foreign_keys(store)
+                 if not _leads_an_index(store, table, column)]
+    assert not unindexed, unindexed
+    store.close()
+
+
+def _foreign_keys(store: Store) -> list[tuple[str, str]]:
+    tables = [row['name'] for row in store.all(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+    return [(table, row['from']) for table in tables
+            for row in store.all(f'PRAGMA foreign_key_list({table})')]
+
+
+def _leads_an_index(store: Store, table: str, column: str) -> bool:
+    """Whether some index of ``table`` (its primary key included) starts with ``column``."""
+    for index in store.all(f'PRAGMA index_list({table})'):
+        first = store.one(f"PRAGMA index_info('{index['name']}')")
+        if first is not None and first['name'] == column:
+            return True
+    return False
