@@ -2,7 +2,7 @@
 # (scripts/setup-env is idempotent and cached), so a fresh clone needs nothing else.
 ENV := scripts/with-env
 
-.PHONY: demo test bench eval explore soak console setup lint lock clean
+.PHONY: demo test bench bench-scale eval explore soak console setup lint lock clean
 
 demo: ## set up, then play config/scenarios/demo.yaml in the all-in-one simulation
 	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml
@@ -13,6 +13,9 @@ test: ## set up, then lint and run the whole test suite
 
 bench: ## set up, then print latency, throughput and memory figures next to the rclpy floor
 	$(ENV) python -m bench
+
+bench-scale: ## set up, then a school's year of data at 10, 100, 1,000 learners: every read timed (not in CI; ~30 min)
+	$(ENV) python -m bench.scale
 
 eval: ## set up, then the crisis check's recall and false positives per category, and its time
 	$(ENV) python -m bench.crisis
