@@ -1,6 +1,6 @@
 """robot_skills_sim: every robot and skill in one process, driven by a scenario or a person.
 
-    robot_skills_sim --scenario config/scenarios/demo.yaml
+    robot_skills_sim --scenario config/scenarios/demo.yaml [--report DIR] [--record RUN.mcap]
     robot_skills_sim --console [--time-scale 0.5]
 
 One mock robot per entry of ``config/sim.yaml`` (``/q5``, ``/tianyi``) with the
@@ -8,6 +8,11 @@ skill nodes listed for it, parameters from ``config/params.yaml`` (the same
 file the launch files use), and the director printing the timeline. All nodes
 share one ``MultiThreadedExecutor``: the skills and the mock robots never block
 in a callback, so two threads keep every robot responsive on two cores.
+
+``--report DIR`` and ``--record FILE`` add a recorder node; when the run ends
+it writes the HTML report (``report.py``) and the rosbag2 MCAP file
+(``bag.py``). The mocks then publish joint states at ``RECORDED_JOINT_RATE``,
+so a gesture of a fast simulation is still caught at its furthest point.
 """
 
 from __future__ import annotations
@@ -31,8 +36,12 @@ from robot_skills.runtime import stop
 from robot_skills.runtime.entry import close, init, spin
 from robot_skills.sim import console
 from robot_skills.sim.director import Director
+from robot_skills.sim.recorder import Recorder
 from robot_skills.sim.scenario import Robots, Scenario
 from robot_skills.sim.skills import SIM_PARAMETERS, SKILL_NODES, VOICE_SKILLS
+
+
+RECORDED_JOINT_RATE = 50.0     # joint_states per second while a run is recorded
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -46,6 +55,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                         help='ROS parameters file for every node (default: config/params.yaml)')
     parser.add_argument('--time-scale', type=float, default=None,
                         help="mock hardware time scale (default: the scenario's, else 1.0)")
+    parser.add_argument('--report', metavar='DIR',
+                        help='write an HTML report of the run into DIR (<scenario name>.html)')
+    parser.add_argument('--record', metavar='FILE',
+                        help='write every topic of the robots into FILE, a rosbag2 MCAP file')
     parser.add_argument('--log-level', default='warn', choices=('debug', 'info', 'warn', 'error'),
                         help='log level of the nodes (default warn: the timeline tells the '
                              'story; info shows every skill trace)')
@@ -56,7 +69,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def build(robots: Robots, params_file: str, time_scale: float, robots_file: str = 'sim.yaml',
-          **node_kwargs: Any) -> list[Node]:
+          joint_state_rate: float | None = None, **node_kwargs: Any) -> list[Node]:
     """The mock robot and the skill nodes of every robot, in its namespace."""
     unknown = [f'entry robots.{robot}: unknown skill {skill!r}'
                for robot, skills in robots.robots.items() for skill in skills
@@ -67,8 +80,10 @@ def build(robots: Robots, params_file: str, time_scale: float, robots_file: str 
     cli = ['--ros-args', '--params-file', params_file]
     nodes: list[Node] = []
     for robot, skills in robots.robots.items():
+        rate = [] if joint_state_rate is None else [
+            Parameter('joint_state_rate', value=joint_state_rate)]
         nodes.append(MockHardware(namespace=robot, cli_args=cli, parameter_overrides=[
-            Parameter('time_scale', value=time_scale)], **node_kwargs))
+            Parameter('time_scale', value=time_scale), *rate], **node_kwargs))
         nodes.extend(SKILL_NODES[skill](
             namespace=robot, cli_args=cli, parameter_overrides=[
                 Parameter(k, value=v.format(robot=robot) if isinstance(v, str) else v)
@@ -95,29 +110,62 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f'cannot start: {error}', file=sys.stderr)
         return 1
     time_scale = args.time_scale or (scenario.time_scale if scenario else 1.0)
+    recording = bool(args.report or args.record)
+    lines: list[str] = []
     executor: MultiThreadedExecutor | None = None
     nodes: list[Node] = []
     try:
         init([*argv, '--ros-args', '--log-level', args.log_level])
         executor = MultiThreadedExecutor()
         try:
-            nodes = build(robots, args.params, time_scale, args.robots)
-            director = Director(robots.robots, scenario, voice_skills=VOICE_SKILLS)
+            nodes = build(robots, args.params, time_scale, args.robots,
+                          RECORDED_JOINT_RATE if recording else None)
+            recorder = Recorder(robots.robots) if recording else None
+            director = Director(robots.robots, scenario, out=lambda line: _tee(line, lines),
+                                voice_skills=VOICE_SKILLS)
         except (ConfigError, ValueError) as error:
             print(f'cannot start: {error}', file=sys.stderr)
             return 1
-        nodes.append(director)
+        nodes += [*([recorder] if recorder else []), director]
         with stop.spinning():
             for node in nodes:
                 executor.add_node(node)
             if args.console:
                 _start_console(director, list(robots.robots))
             spin(executor, director.done)
-        return director.done.result() if director.done.done() else 0
+        status = director.done.result() if director.done.done() else 0
+        if recorder is not None:
+            _write(args, scenario, status, lines, recorder, list(robots.robots))
+        return status
     except stop.Stopped:
         return 0
     finally:
         close(executor, nodes)
+
+
+def _tee(line: str, lines: list[str]) -> None:
+    print(line)
+    lines.append(line)
+
+
+def _write(args: argparse.Namespace, scenario: Scenario | None, status: int, lines: list[str],
+           recorder: Recorder, robots: list[str]) -> None:
+    """The report and the bag of a finished run (the nodes are still up, nothing spins).
+
+    Imported here: matplotlib, yourdfpy and trimesh take about three seconds to load,
+    which a run that writes neither should not pay.
+    """
+    from robot_skills.sim import bag, report
+
+    messages = recorder.messages
+    if args.report:
+        name, description = (scenario.name, scenario.description) if scenario else (
+            'console', 'typed at the console')
+        path = report.write(args.report, name, description, status, lines, messages, robots,
+                            recorder.started_ns)
+        print(f'report: {path}')
+    if args.record:
+        print(f'recording: {bag.write(args.record, messages)}')
 
 
 def _start_console(director: Director, robots: list[str]) -> None:
