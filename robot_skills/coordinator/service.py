@@ -66,6 +66,8 @@ from robot_skills.runtime.database import StoreUnavailableError
 PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'cancel_delete',
                    'pause_linkage', 'resume_linkage', 'no_memory', 'no_writeback',
                    'no_parent_sharing', 'no_sharing', 'export')
+STORED = (RecordDispatch, RecordLinkage, QueueReminder, MergeReminder, RecordReferral,
+          StoreHandover)      # writes that may reach the store
 READ_ONLY = ('view', 'export')      # privacy actions that write nothing: read in parallel
 UNAVAILABLE = {'store': 'unavailable'}
 
@@ -217,7 +219,16 @@ class CoordinatorService:
 
     def _apply(self, learner_id: str, writes: tuple[Write, ...], now: datetime,
                remembers: bool = True) -> None:
-        """Carry out ``writes``: in the store, or in memory only while memory is paused."""
+        """Carry out ``writes``: in the store (one transaction: one commit for a decision, all
+        or nothing), or in memory only while memory is paused."""
+        if any(isinstance(w, STORED) for w in writes):
+            with self.store.batch():
+                self._carry_out(learner_id, writes, now, remembers)
+        else:
+            self._carry_out(learner_id, writes, now, remembers)
+
+    def _carry_out(self, learner_id: str, writes: tuple[Write, ...], now: datetime,
+                   remembers: bool) -> None:
         at, held = now.timestamp(), self.clock()
         for write in writes:
             if isinstance(write, HoldCrisis):

@@ -18,9 +18,9 @@ table that grows with learners).
 
 Threads: one writer connection, used by one thread at a time (``_lock``; every
 transaction holds it), and for a file store one read connection per reading
-thread (opened without migrating: the writer opened and migrated the file;
-``query_only``, autocommit, so each read sees the last committed write and
-never blocks the writer in WAL mode). Reads therefore run in parallel with each
+thread (``open_reader``: read-only, opened without migrating, the writer opened
+and migrated the file; autocommit, so each read sees the last committed write
+and never blocks the writer in WAL mode). Reads therefore run in parallel with each
 other and with a write; writes are serialised. A ``':memory:'`` store is one
 private database on one connection, so there every read takes ``_lock`` too
 (everything is serialised; a shared-cache URI would let readers in, but shares
@@ -43,6 +43,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+import contextlib
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import date
@@ -52,8 +53,8 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
-from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, purge,
-                                           transaction, version)
+from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, open_reader,
+                                           purge, transaction, version)
 
 APPLICATION_ID = int.from_bytes(b'RSlc', 'big')     # robot_skills learning_coordinator
 
@@ -197,6 +198,7 @@ class Store:
         self._db = open_database(self.path, MIGRATIONS, APPLICATION_ID,
                                  busy_timeout=busy_timeout)
         self._lock = threading.RLock()          # the writer connection, one thread at a time
+        self._depth = 0                         # transactions open on it (batch), under _lock
         self._local = threading.local()         # this thread's read connection
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
@@ -207,9 +209,22 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction on the writer connection; writes are serialised here."""
-        with self._lock, transaction(self._db) as db:
-            yield db
+        """One write transaction on the writer connection; writes are serialised here. Inside
+        ``batch`` it is part of the batch's transaction."""
+        with self._lock:
+            if self._depth:
+                yield self._db
+                return
+            self._depth += 1
+            try:
+                with transaction(self._db) as db:
+                    yield db
+            finally:
+                self._depth -= 1
+
+    def batch(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """Several writes in one transaction (one commit, one fsync): all or none."""
+        return self._transaction()
 
     def _reader(self) -> sqlite3.Connection | None:
         """This thread's read connection (None: a private in-memory store, read under _lock)."""
@@ -220,10 +235,10 @@ class Store:
             with self._readers_lock:
                 if self._closed:
                     raise sqlite3.ProgrammingError('the store is closed')
-                db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                     timeout=self._busy_timeout)
-                db.execute('PRAGMA query_only = ON')
-                db.set_trace_callback(self._trace)
+                db = open_reader(self.path, self._busy_timeout)
+                db.row_factory = None       # tuples, as the writer's rows
+                if self._trace is not None:
+                    db.set_trace_callback(self._trace)
                 self._readers.append(db)
             self._local.db = db
         return db
@@ -437,13 +452,12 @@ class Store:
                                  (status, row[0]))
             return int(row[0])
 
-    def handovers(self, kind: str = '') -> list[tuple[str, str, str]]:
-        """(session, type, body) of the stored handovers, of one type when ``kind`` is given
-        (a diagnostic read of the whole table: no request path uses it)."""
-        if kind:
-            return self._rows('SELECT session_id, kind, body FROM handover WHERE kind = ? '
-                              'ORDER BY handover_id', (kind,))
-        return self._rows('SELECT session_id, kind, body FROM handover ORDER BY handover_id')
+    def handovers(self, kind: str) -> list[tuple[str, str, str]]:
+        """(session, type, body) of the stored handovers of one type, by ``handover(kind, at)``
+        (a diagnostic read, no request path uses it; it was ``WHERE ? IN ('', kind)``, which
+        no index can serve)."""
+        return self._rows('SELECT session_id, kind, body FROM handover WHERE kind = ? '
+                          'ORDER BY handover_id', (kind,))
 
 
 def month_range(month: str) -> tuple[str, str]:
