@@ -4,8 +4,9 @@ ENV := scripts/with-env
 
 .PHONY: demo test bench bench-scale eval explore soak console setup lint lock clean
 
-demo: ## set up, then play config/scenarios/demo.yaml in the all-in-one simulation
-	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml
+demo: ## set up, play config/scenarios/demo.yaml in the simulation; report/demo.html shows the run
+	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml --report report \
+		--record report/demo.mcap
 
 test: ## set up, then lint and run the whole test suite
 	$(ENV) ruff check robot_skills test bench launch setup.py scripts/lock
