@@ -22,6 +22,13 @@ mock too), ``use_sim_time``, ``autostart`` and ``--log-level``; unless
 any node that exits stops the whole launch with status 1, so a robot never runs
 with a skill missing.
 
+With the robot's model in ``config/description/<robot>.urdf`` (q5 and tianyi
+ship one) and ``robot_state_publisher`` installed, it also starts that node
+in the robot's namespace (``state_publisher:=false`` leaves it to the robot's
+own bring-up): it turns ``joint_states`` into TF frames prefixed with the robot's
+name (``tianyi/base_link`` …), so RViz shows the robot. Where the package or the
+model is missing, a log line says so and the rest starts as usual.
+
 ``sim.launch.py`` loads this file as a module and uses ``robot_plan`` and
 ``robot_actions`` for each simulated robot, so both files check and start nodes
 the same way.
@@ -35,9 +42,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
-from ament_index_python.packages import get_package_share_directory
+from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, GroupAction, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, GroupAction, LogInfo, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node, PushROSNamespace, SetRemap
 from launch_ros.parameter_descriptions import ParameterValue
@@ -46,6 +53,7 @@ PACKAGE = 'robot_skills'
 SKILLS = ('wayfinding_guide', 'classroom_presenter', 'learning_coordinator', 'pbl_ta',
           'learning_records')
 MOCK = 'mock_hardware'
+STATE_PUBLISHER = 'robot_state_publisher'
 BOOLEANS = ('true', 'false')
 LOG_LEVELS = ('debug', 'info', 'warn', 'error', 'fatal')
 RESPAWN_DELAY = 2.0          # seconds before a dead node is started again (as Nav2)
@@ -69,6 +77,9 @@ ARGUMENTS: dict[str, tuple[str | None, str, tuple[str, ...] | None]] = {
     'remap': ('', 'Comma-separated from:=to remappings applied to the skills (not the mock), '
                   'e.g. tts/speak:=/driver/tts_speak', None),
     'mock': ('false', 'Also start mock_hardware under the robot, serving every device', BOOLEANS),
+    'state_publisher': ('true', 'Start robot_state_publisher with the robot\'s URDF '
+                                '(config/description/<robot>.urdf) where both are installed',
+                        BOOLEANS),
     'use_sim_time': ('false', 'Use the /clock topic as every node\'s time', BOOLEANS),
     'log_level': ('info', 'Log severity of every node', LOG_LEVELS),
     'autostart': ('true', 'Every node configures and activates itself; false leaves them '
@@ -244,6 +255,7 @@ class RobotPlan:
     skills: tuple[str, ...]
     remaps: tuple[tuple[str, str], ...]
     mock: bool
+    state_publisher: bool
 
     def full_namespace(self, base: str = '') -> str:
         """The robot's absolute namespace below ``base`` (an enclosing pushed namespace)."""
@@ -257,7 +269,8 @@ def robot_plan(values: Mapping[str, str]) -> RobotPlan:
                      robot=namespace_segments('robot', values['robot'], single=True)[0],
                      skills=skill_list(values['skills']),
                      remaps=remap_rules(values['remap']),
-                     mock=flag('mock', values['mock']))
+                     mock=flag('mock', values['mock']),
+                     state_publisher=flag('state_publisher', values['state_publisher']))
 
 
 class RequiredNodeExitedError(RuntimeError):
@@ -278,15 +291,43 @@ def _required(event: Any, context: Any) -> None:
                                    f'{event.returncode}: stopping the launch')
 
 
-def _node(executable: str, plan: RobotPlan, parameters: list[Any]) -> Node:
+def _node(executable: str, plan: RobotPlan, parameters: list[Any],
+          package: str = PACKAGE) -> Node:
     common_args = plan.common
     lifetime: dict[str, Any] = (
         {'respawn': True, 'respawn_delay': RESPAWN_DELAY} if common_args.use_respawn
         else {'on_exit': _required})
-    return Node(package=PACKAGE, executable=executable, output='screen',
+    return Node(package=package, executable=executable, output='screen',
                 parameters=[*parameters, {'use_sim_time': common_args.use_sim_time,
                                           'autostart': common_args.autostart}],
                 ros_arguments=['--log-level', common_args.log_level], **lifetime)
+
+
+def _installed(package: str) -> bool:
+    try:
+        get_package_share_directory(package)
+    except PackageNotFoundError:
+        return False
+    return True
+
+
+def state_publisher(plan: RobotPlan) -> list[Any]:
+    """robot_state_publisher with the robot's URDF, or a line saying why it is not started."""
+    if not plan.state_publisher:
+        return []
+    urdf = os.path.join(get_package_share_directory(PACKAGE), 'config', 'description',
+                        f'{plan.robot}.urdf')
+    if not os.path.isfile(urdf):
+        return [LogInfo(msg=f'{plan.robot} has no model ({urdf}): robot_state_publisher '
+                            'not started')]
+    if not _installed(STATE_PUBLISHER):
+        return [LogInfo(msg=f'robot_state_publisher is not installed: {plan.robot} runs '
+                            f'without TF frames (its model: {urdf})')]
+    with open(urdf, encoding='utf-8') as stream:
+        description = stream.read()
+    return [_node(STATE_PUBLISHER, plan, [plan.common.params_file, {
+        'robot_description': ParameterValue(description, value_type=str),
+        'frame_prefix': f'{plan.robot}/'}], package=STATE_PUBLISHER)]
 
 
 def robot_actions(plan: RobotPlan, base_namespace: str = '',
@@ -308,6 +349,7 @@ def robot_actions(plan: RobotPlan, base_namespace: str = '',
     return [GroupAction(scoped=True, actions=[
         *(PushROSNamespace(segment) for segment in (*plan.common.namespace, plan.robot)),
         *([_node(MOCK, plan, parameters(MOCK))] if plan.mock else []),
+        *state_publisher(plan),
         skills])]
 
 

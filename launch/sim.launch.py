@@ -12,7 +12,9 @@ gets a ``mock_hardware`` node in its namespace (``/q5``, ``/tianyi``, or
 The robots are started exactly as ``robot.launch.py`` starts one robot with
 ``mock:=true`` (this file uses its checks and its actions): every argument, and
 ``sim.yaml``, is checked before any process starts, and a node that exits ends
-the simulation unless ``use_respawn:=true``.
+the simulation unless ``use_respawn:=true``. Where ``robot_state_publisher`` is
+installed, each robot also gets one with its URDF (TF frames ``q5/…``,
+``tianyi/…``), so RViz shows the simulated robots moving.
 """
 
 import os
@@ -67,7 +69,7 @@ def _launch(context: Any) -> list[Any]:
                                                         value_type=str)}
                     for arg, skill in STORES.items()}}
     plans = [robot_launch.robot_plan({**values, 'robot': robot, 'skills': skills,
-                                      'remap': '', 'mock': 'true'})
+                                      'remap': '', 'mock': 'true', 'state_publisher': 'true'})
              for robot, skills in _robots(_sim_file()).items()]
     base = context.launch_configurations.get('ros_namespace') or ''
     # Only once every robot is checked: a bad second robot must not leave the first running.

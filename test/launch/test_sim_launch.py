@@ -30,6 +30,7 @@ import launch_testing  # noqa: E402
 import launch_testing.actions  # noqa: E402
 import launch_testing.asserts  # noqa: E402
 import yaml  # noqa: E402
+from ament_index_python.packages import get_packages_with_prefixes  # noqa: E402
 from launch.actions import IncludeLaunchDescription  # noqa: E402
 from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
 from rclpy.action import ActionClient  # noqa: E402
@@ -45,6 +46,8 @@ from launch_support import (ATTEMPT, READY_TIMEOUT, SHARE, Probe, launch_file,  
                             params_file, run_launch)
 
 INSTANCES = ('/sim_a', '/sim_b')
+# Started beside each mock only where ROS has it (a robot or workstation; not PyPI).
+STATE_PUBLISHER = tuple({'robot_state_publisher'} & set(get_packages_with_prefixes()))
 with open(os.path.join(SHARE, 'config', 'sim.yaml'), encoding='utf-8') as _stream:
     ROBOTS = yaml.safe_load(_stream)['robots']
 # Discovery on two loaded cores can take longer than the default 5 s: a skill that gives up
@@ -232,5 +235,5 @@ class TestShutdown(unittest.TestCase):
     def test_every_robot_had_its_mock_and_skills(self, proc_info):
         started = sorted(exited.process_name.rsplit('-', 1)[0] for exited in proc_info)
         expected = sorted(name for _ in INSTANCES for skills in ROBOTS.values()
-                          for name in ('mock_hardware', *skills))
+                          for name in ('mock_hardware', *STATE_PUBLISHER, *skills))
         self.assertEqual(started, expected)
