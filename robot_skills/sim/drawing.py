@@ -45,7 +45,7 @@ def timeline_svg(run: RobotRun) -> str:
     """The robot's rows (``ROWS``, top to bottom) over the run, as an inline SVG element."""
     start, end = run.span
     span = max(end - start, 1.0)
-    width_in = min(max(10.0, span * 0.6), 40.0)
+    width_in = min(max(10.0, span * 0.9), 40.0)
     with rc_context(_fonts()), warnings.catch_warnings():
         warnings.simplefilter('ignore', UserWarning)      # glyphs the layout font lacks
         fig = Figure(figsize=(width_in, 0.42 * len(ROWS) + 0.8))
