@@ -70,8 +70,7 @@ class Phrased(Strict):
             raise ValueError('needs phrases or patterns')
         self._regex = [_re2(p, 'patterns', p) for p in self.patterns]
         if len(self.patterns) > 1:      # one pass says whether any pattern matches at all
-            self._any = _re2('|'.join(f'(?:{p})' for p in self.patterns), 'patterns',
-                             'the patterns together')
+            self._any = together(self.patterns)
         return self
 
     def find(self, text: str) -> str | None:
@@ -217,6 +216,15 @@ def _re2(pattern: str, where: str, shown: str) -> re2._Regexp:
     except re2.error as error:
         why = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else error
         raise ValueError(f'{where}: {shown!r} is not an RE2 pattern: {why}') from error
+
+
+def together(patterns: list[str]) -> re2._Regexp | None:
+    """One RE2 pattern matching where any of ``patterns`` matches (None when they cannot be
+    joined, e.g. two groups of one name: then each is tried alone)."""
+    try:
+        return re2.compile('|'.join(f'(?:{p})' for p in patterns)) if patterns else None
+    except re2.error:
+        return None
 
 
 class PrivacyPhrases(Strict):

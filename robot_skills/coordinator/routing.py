@@ -34,9 +34,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, replace
 
-import re2
-
-from robot_skills.coordinator.lexicon import Routing
+from robot_skills.coordinator.lexicon import Routing, together
 from robot_skills.language.text import hanzi
 
 PHYSICS, MATH = 'physics', 'math'
@@ -87,9 +85,9 @@ class Router:
         # most requests are no privacy request: one look at every phrase and one RE2 search
         # over every pattern say so before the requests are tried one by one, in order
         self._privacy_phrases = tuple(p for r in routing.privacy for p in r.phrases)
-        patterns = [p for r in routing.privacy for p in r.patterns]
-        self._privacy_any = re2.compile('|'.join(f'(?:{p})' for p in patterns)) \
-            if patterns else None
+        self._privacy_any = together([p for r in routing.privacy for p in r.patterns])
+        self._prefiltered = self._privacy_any is not None or not any(r.patterns
+                                                                for r in routing.privacy)
 
     # ---- subject ------------------------------------------------------------------------
 
@@ -227,7 +225,7 @@ class Router:
         return None
 
     def privacy(self, text: str) -> str | None:
-        if not any(p in text for p in self._privacy_phrases) and (
+        if self._prefiltered and not any(p in text for p in self._privacy_phrases) and (
                 self._privacy_any is None or self._privacy_any.search(text) is None):
             return None
         return next((p.action for p in self.routing.privacy if p.find(text)), None)
