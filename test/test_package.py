@@ -169,9 +169,10 @@ def test_colcon_sees_both_packages():
 
 # Import name -> what provides it on a robot: a rosdep key of package.xml, or a pip
 # distribution of requirements-robot.txt.
-ROSDEP = {'yaml': 'python3-yaml'}
+ROSDEP = {'yaml': 'python3-yaml', 'numpy': 'python3-numpy', 'matplotlib': 'python3-matplotlib'}
 PIP = {'pydantic': 'pydantic', 'pypinyin': 'pypinyin', 'cn2an': 'cn2an',
-       'rapidfuzz': 'RapidFuzz', 'fsrs': 'fsrs', 're2': 'google-re2', 'opencc': 'OpenCC'}
+       'rapidfuzz': 'RapidFuzz', 'fsrs': 'fsrs', 're2': 'google-re2', 'opencc': 'OpenCC',
+       'yourdfpy': 'yourdfpy', 'mcap': 'mcap'}
 
 
 def _imports() -> set[str]:
