@@ -5,9 +5,8 @@
 Generated rather than hand-written so the joint names and limits are those of
 ``config/mock_hardware.yaml`` by construction: ``joint_states`` of the mock
 (radians) drives ``robot_state_publisher`` with this file unchanged. The files
-are written into ``config/`` (installed under ``share/``, read by the launch
-files, which cannot run this code on a robot without the venv); a test fails
-when one is not current.
+are kept in ``config/`` (installed under ``share/``) because the launch files,
+RViz and Foxglove read a file; a test fails when one is not current.
 
 Axes are chosen so the skill documents' poses mean what they say: negative
 shoulder pitch raises the arm forwards, positive shoulder roll lifts it
@@ -27,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 from robot_skills.description.body import Bodies, Robot
-from robot_skills.mock_hardware import core
 from robot_skills.mock_hardware.config import Body
 from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths
@@ -115,16 +113,16 @@ def build(key: str, robot: Robot, body: Body, head_limits: dict[str, tuple[float
 
 
 def _arm(b: _Builder, side: str, sign: int, robot: Robot, body: Body) -> None:
+    """Seven joints down the arm; each link draws the segment to the next joint, if any."""
     parent = 'torso'
     offset: Vector = (0, sign * robot.shoulder_offset, robot.torso.height - robot.shoulder_drop)
     lengths = (robot.upper_arm, robot.forearm)
+    drops = [sum(n * length for n, length in zip(d, lengths, strict=True)) for d in ARM_DROPS]
     for index, joint in enumerate(body.arm.joints):
-        drop = sum(n * length for n, length in zip(ARM_DROPS[index], lengths, strict=True))
-        if drop:
-            offset = (0, 0, -drop)
+        if drops[index]:
+            offset = (0, 0, -drops[index])
         child = f'{side}_{joint}_link'
-        following = ARM_DROPS[index + 1] if index + 1 < len(ARM_DROPS) else (0, 0)
-        rod = sum(n * length for n, length in zip(following, lengths, strict=True))
+        rod = drops[index + 1] if index + 1 < len(drops) else 0.0
         b.link(child, _rod(rod, 0.035) if rod else None, (0, 0, -rod / 2))
         limit = body.arm.limits[joint]
         b.joint(f'{side}_{joint}', parent, child, offset, mirrored(ARM_AXES[index], sign),
@@ -191,11 +189,6 @@ def render(key: str, bodies: Bodies, body: Body, path: str = ROBOTS_FILE) -> str
                'robot_skills.description.urdf from config/mock_hardware.yaml and '
                'config/description/robots.yaml; do not edit. -->\n')
     return '<?xml version="1.0"?>\n' + comment + ET.tostring(root, encoding='unicode') + '\n'
-
-
-def published_joints(body: Body) -> list[str]:
-    """The joints the mock publishes on ``joint_states``: the ones every model must have."""
-    return core.joint_names(body)
 
 
 def urdf_path(robot: str) -> Path:

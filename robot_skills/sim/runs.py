@@ -3,8 +3,9 @@
 Pure code over the recorder's messages (no rclpy): a goal's bar runs from the
 moment the mock decided it (speech: from its first progress report, so a
 queued utterance starts when it is heard) to the end its action status
-reports; speech that ended aborted was cut (its heard part is kept from the
-last progress report). Batches come from the skills' ``batch_sent`` and
+reports; speech that did not finish was cut, and ✂ marks the last progress it
+reported (the mock reports every ``feedback_period``, so at least that much
+was heard). Batches come from the skills' ``batch_sent`` and
 ``batch_completed`` traces; a batch whose trace carries ``release_to_send_ms``
 was released by a barrier or a timer. Key poses are taken from the joint
 states the mock published: each number as it was held, and each arm or head
@@ -162,7 +163,8 @@ def _status(msg: Any, at: float, goals: dict[str, Bar], heard_chars: dict[str, i
         if bar.row == 'speech' and bar.state != 'done':
             heard = heard_chars.get(goal, 0)
             bar.state = 'cut'
-            bar.label = f'{bar.label[:heard]}… (cut after {heard} of {len(bar.label)} characters)'
+            bar.label = (f'{bar.label[:heard]} ✂ {bar.label[heard:]} '
+                         f'(cut after {heard} of {len(bar.label)} characters)')
 
 
 def _event(run: RobotRun, msg: Any, at: float) -> None:
