@@ -121,8 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             nodes = build(robots, args.params, time_scale, args.robots,
                           RECORDED_JOINT_RATE if recording else None)
             recorder = Recorder(robots.robots) if recording else None
-            director = Director(robots.robots, scenario, out=lambda line: _tee(line, lines),
-                                voice_skills=VOICE_SKILLS)
+            director = Director(robots.robots, scenario, voice_skills=VOICE_SKILLS,
+                                out=(lambda line: _tee(line, lines)) if recording else print)
         except (ConfigError, ValueError) as error:
             print(f'cannot start: {error}', file=sys.stderr)
             return 1

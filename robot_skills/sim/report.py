@@ -50,10 +50,12 @@ def write(directory: Path | str, name: str, description: str, status: int,
           started_ns: int) -> Path:
     """Write ``<directory>/<name>.html`` and return its path."""
     runs = read(messages, robots, started_ns)
-    body = [f'<h1>{html.escape(name)}</h1>', f'<p>{html.escape(description)}</p>',
-            f'<p class="{"ok" if status == 0 else "bad"}">'
-            f'{"every expectation met" if status == 0 else "problems: see the timeline"}'
-            '</p>', _key()]
+    problems = [line.split(' PROBLEM ', 1)[1].strip() for line in lines if ' PROBLEM ' in line]
+    verdict = ('<p class="ok">every expectation met</p>' if status == 0 else
+               '<p class="bad">the run did not go as the scenario expects:</p><ul class="bad">'
+               + ''.join(f'<li>{html.escape(p)}</li>' for p in problems) + '</ul>')
+    body = [f'<h1>{html.escape(name)}</h1>', f'<p>{html.escape(description)}</p>', verdict,
+            _key()]
     body += [_robot(run) for run in runs.values() if run.bars or run.marks]
     body.append(_events(lines))
     page = ('<!DOCTYPE html>\n<html lang="zh"><head><meta charset="utf-8">'

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from robot_skills.sim import report
 from robot_skills.sim.drawing import slug
 from robot_skills.sim.runs import ROWS
 
@@ -52,3 +53,14 @@ def test_the_page_needs_nothing_outside_itself(short_run):
     page = short_run.report.read_text(encoding='utf-8')
     assert not re.search(r'(src|href)="(?!data:|#)', page)
     assert '<script' not in page
+
+
+def test_a_failed_run_lists_its_problems_at_the_top(tmp_path):
+    lines = ['   3.100s  sim       PROBLEM  step 2: said [] but expected [好的]',
+             '   3.200s  sim       END      2 steps, 1 checked, 1 problem(s)']
+    page = report.write(tmp_path, 'broken', 'a run that fails', 1, lines, [], ['q5'], 0
+                        ).read_text(encoding='utf-8')
+    top = page[:page.index('<p class="key">')]
+    assert 'did not go as the scenario expects' in top
+    assert '<li>step 2: said [] but expected [好的]</li>' in top
+    assert '<tr class="PROBLEM">' in page
