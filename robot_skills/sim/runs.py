@@ -1,15 +1,15 @@
 """A recorded run read as a person would look at it: bars per device, marks, key poses.
 
-Pure code over the recorder's messages (no rclpy): a goal's bar runs from the
-moment the mock decided it (speech: from its first progress report, so a
-queued utterance starts when it is heard) to the end its action status
-reports; speech that did not finish was cut, and ✂ marks the last progress it
-reported (the mock reports every ``feedback_period``, so at least that much
-was heard). Batches come from the skills' ``batch_sent`` and
-``batch_completed`` traces; a batch whose trace carries ``release_to_send_ms``
-was released by a barrier or a timer. Key poses are taken from the joint
-states the mock published: each number as it was held, and each arm or head
-gesture at its furthest point.
+Pure code over the recorder's messages (no rclpy), timed by their own stamps
+where they have one: a goal's bar runs from the moment the mock decided it
+(speech: from its first progress report, so a queued utterance starts when it
+is heard) to the end its action status reports; speech that did not finish
+was cut, and ✂ marks the last progress it reported (the mock reports every
+``feedback_period``, so at least that much was heard). Batches come from the
+skills' ``batch_sent`` and ``batch_completed`` traces; a batch whose trace
+carries ``release_to_send_ms`` was released by a barrier or a timer. Key poses
+are taken from the joint states the mock published: each number as it was
+held, and each arm or head gesture at its furthest point.
 """
 
 from __future__ import annotations
@@ -100,12 +100,26 @@ def read(messages: list[Message], robots: list[str], t0_ns: int) -> dict[str, Ro
         run = runs.get(message.robot)
         if run is None:
             continue
-        at = (message.stamp_ns - t0_ns) / 1e9
+        at = (_source_ns(message) - t0_ns) / 1e9
         relative = message.topic.removeprefix(f'/{message.robot}/')
         _read_one(run, relative, message.msg, at, goals, heard_chars)
     for run in runs.values():
         run.poses = _poses(run)
     return runs
+
+
+def _source_ns(message: Message) -> int:
+    """When the message says it happened, else when it was received.
+
+    Topics arrive on different threads, so the order of receipt can put a joint state
+    of a motion before the command that started it; the stamps (the mock's and the
+    skills' clock, the wall clock here) keep the order things happened in.
+    """
+    header = getattr(message.msg, 'header', None)
+    stamp = header.stamp if header is not None else getattr(message.msg, 'stamp', None)
+    if stamp is None or (stamp.sec == 0 and stamp.nanosec == 0):
+        return message.stamp_ns
+    return stamp.sec * 1_000_000_000 + stamp.nanosec
 
 
 def _read_one(run: RobotRun, topic: str, msg: Any, at: float, goals: dict[str, Bar],
@@ -213,8 +227,7 @@ def _poses(run: RobotRun) -> list[Pose]:
 
 def _last_before(samples: list[tuple[float, dict[str, float]]], until: float
                  ) -> tuple[float, dict[str, float]] | None:
-    before = [s for s in samples if s[0] < until]
-    return before[-1] if before else None
+    return max((s for s in samples if s[0] < until), key=lambda s: s[0], default=None)
 
 
 def _furthest(samples: list[tuple[float, dict[str, float]]], start: float, end: float,

@@ -6,6 +6,7 @@ import json
 import uuid
 
 from action_msgs.msg import GoalInfo, GoalStatus, GoalStatusArray
+from builtin_interfaces.msg import Time
 from sensor_msgs.msg import JointState
 from unique_identifier_msgs.msg import UUID
 
@@ -85,3 +86,23 @@ def test_a_number_is_drawn_as_it_was_held_until_the_arm_or_hand_moves_on():
                (1.60, 'joint_states', JointState(name=names, position=[-0.5, 0.0])))
     assert [(p.label, p.at, p.positions['right_elbow']) for p in run.poses] == [
         ('number 1 shown', 1.4, -1.7)]
+
+
+def test_stamps_not_the_order_of_receipt_say_what_came_first():
+    """Topics arrive on different threads: a joint state of the next motion can be received
+    before the command that started it. The stamps keep the held number apart from it."""
+    names = ['right_elbow']
+    moved = uuid.uuid4().hex
+
+    def stamped(at: float, msg):
+        (msg.header if hasattr(msg, 'header') else msg).stamp = Time(
+            sec=int(at), nanosec=round(at % 1 * SECOND))
+        return msg
+
+    run = _run((1.05, 'skill_events', _event('number_held', number=2, seconds=0.5)),
+               (1.58, 'joint_states', stamped(1.55, JointState(name=names, position=[-0.9]))),
+               (1.60, 'mock_hardware/commands',
+                stamped(1.50, _command(moved, 'arm', 'move_pos', 'accepted'))),
+               (1.62, 'joint_states', stamped(1.45, JointState(name=names, position=[-1.7]))))
+    assert [(p.label, p.positions['right_elbow']) for p in run.poses] == [
+        ('number 2 shown', -1.7)]
