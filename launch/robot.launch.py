@@ -26,8 +26,9 @@ With the robot's model in ``config/description/<robot>.urdf`` (q5 and tianyi
 ship one) and ``robot_state_publisher`` installed, it also starts that node
 in the robot's namespace (``state_publisher:=false`` leaves it to the robot's
 own bring-up): it turns ``joint_states`` into TF frames prefixed with the robot's
-name (``tianyi/base_link`` …), so RViz shows the robot. Where the package or the
-model is missing, a log line says so and the rest starts as usual.
+namespace (``tianyi/base_link``, ``ci1/tianyi/base_link`` …), so RViz shows the
+robot. Where the package or the model is missing, a log line says so and the
+rest starts as usual.
 
 ``sim.launch.py`` loads this file as a module and uses ``robot_plan`` and
 ``robot_actions`` for each simulated robot, so both files check and start nodes
@@ -311,8 +312,12 @@ def _installed(package: str) -> bool:
     return True
 
 
-def state_publisher(plan: RobotPlan) -> list[Any]:
-    """robot_state_publisher with the robot's URDF, or a line saying why it is not started."""
+def state_publisher(plan: RobotPlan, base_namespace: str = '') -> list[Any]:
+    """robot_state_publisher with the robot's URDF, or a line saying why it is not started.
+
+    TF is global (``/tf``): the frames carry the robot's whole namespace as a prefix
+    (``ci1/q5/base_link``), so two robots, or two simulations, never share a frame.
+    """
     if not plan.state_publisher:
         return []
     urdf = os.path.join(get_package_share_directory(PACKAGE), 'config', 'description',
@@ -327,7 +332,8 @@ def state_publisher(plan: RobotPlan) -> list[Any]:
         description = stream.read()
     return [_node(STATE_PUBLISHER, plan, [plan.common.params_file, {
         'robot_description': ParameterValue(description, value_type=str),
-        'frame_prefix': f'{plan.robot}/'}], package=STATE_PUBLISHER)]
+        'frame_prefix': plan.full_namespace(base_namespace).strip('/') + '/'}],
+        package=STATE_PUBLISHER)]
 
 
 def robot_actions(plan: RobotPlan, base_namespace: str = '',
@@ -349,7 +355,7 @@ def robot_actions(plan: RobotPlan, base_namespace: str = '',
     return [GroupAction(scoped=True, actions=[
         *(PushROSNamespace(segment) for segment in (*plan.common.namespace, plan.robot)),
         *([_node(MOCK, plan, parameters(MOCK))] if plan.mock else []),
-        *state_publisher(plan),
+        *state_publisher(plan, base_namespace),
         skills])]
 
 

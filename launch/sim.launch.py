@@ -13,8 +13,8 @@ The robots are started exactly as ``robot.launch.py`` starts one robot with
 ``mock:=true`` (this file uses its checks and its actions): every argument, and
 ``sim.yaml``, is checked before any process starts, and a node that exits ends
 the simulation unless ``use_respawn:=true``. Where ``robot_state_publisher`` is
-installed, each robot also gets one with its URDF (TF frames ``q5/…``,
-``tianyi/…``), so RViz shows the simulated robots moving.
+installed, each robot also gets one with its URDF (TF frames prefixed with its
+namespace: ``q5/…``, ``tianyi/…``), so RViz shows the simulated robots moving.
 """
 
 import os
