@@ -22,7 +22,9 @@ as the node does (``synchronous=FULL``).
 
 ``measure(path, learner_ids, samples)`` times, per call in seconds, the core
 paths the node's services and subscription run: a routing decision
-(``request``), the health check (``health``) and the monthly report
+(``request``, with no dedupe window, so that every routed request writes its
+dispatch and record, one committed transaction with ``synchronous=FULL``, as a
+new question does), the health check (``health``) and the monthly report
 (``monthly_report``) of one learner, the learners taken in turn.
 The driver (``bench/scale.py``) measures RSS.
 """
@@ -201,7 +203,7 @@ def measure(path: str, learner_ids: list[str], samples: int) -> dict[str, list[f
     end = START + timedelta(days=DAYS - 1, hours=4)      # the last evening of the year
     clock = _Clock()
     clock.seconds = end.timestamp()
-    service = CoordinatorService(coordinator(), store, Windows(), clock=clock)
+    service = CoordinatorService(coordinator(), store, Windows(dedupe=0.0), clock=clock)
     texts = itertools.cycle(UTTERANCES[:30])
     learners = itertools.cycle(learner_ids)
     calls = {
@@ -229,6 +231,7 @@ def measure(path: str, learner_ids: list[str], samples: int) -> dict[str, list[f
 
 def main() -> None:
     """``python -m bench.scale_coordinator [learners ...]``: build and measure, printed."""
+    import resource
     import sys
     import tempfile
 
@@ -236,15 +239,22 @@ def main() -> None:
     for learners in [int(a) for a in sys.argv[1:]] or [10, 100]:
         with tempfile.TemporaryDirectory() as folder:
             path = f'{folder}/coordinator.sqlite3'
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), _cpu(resource)
             ids = build(path, learners)
-            built = time.perf_counter() - started
+            built, cpu = time.perf_counter() - started, _cpu(resource) - cpu
             size = Path(path).stat().st_size / 2**20
-            print(f'{learners} learners: built in {built:.1f} s, {size:.1f} MB', flush=True)
+            print(f'{learners} learners: built in {built:.1f} s ({cpu:.1f} s of CPU), '
+                  f'{size:.1f} MB', flush=True)
             for name, seconds in measure(path, ids, 400).items():
                 ms = [s * 1e3 for s in seconds]
                 print(f'  {name}: p50 {percentile(ms, 0.5):.2f} ms, '
                       f'p99 {percentile(ms, 0.99):.2f} ms', flush=True)
+
+
+def _cpu(resource) -> float:
+    """CPU seconds of this process and its finished children (the build's second half)."""
+    return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                 resource.getrusage(resource.RUSAGE_CHILDREN)))
 
 
 if __name__ == '__main__':
