@@ -13,7 +13,9 @@ costs the same for each learner whatever the store's size (linear time); the
 cost is the core's decision (about 0.3 ms a request), so from ``PARALLEL``
 learners on the learners are split between two processes (the machine's two
 cores), each building its part in a store of its own, and the second part is
-then copied into the first (``_merge``, one INSERT ... SELECT per table).
+then copied into the first (``_merge``, one INSERT ... SELECT per table). The
+second process is ``python -m bench.scale_coordinator --part ...`` (not
+``multiprocessing``, which would import the caller's main module again).
 
 For the build only, the store's writer connection runs with ``PRAGMA
 synchronous=OFF`` (a bench store need not survive a power cut; every commit
@@ -33,9 +35,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import multiprocessing
 import os
 import random
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -115,13 +118,17 @@ def build(path: str, learners: int) -> list[str]:
         return ids
     half = (learners + 1) // 2
     part = f'{path}.part'
-    spawn = multiprocessing.get_context('spawn')        # no fork of a process running DDS
-    other = spawn.Process(target=_build, args=(part, ids[half:], half))
-    other.start()
-    _build(path, ids[:half], 0)
-    other.join()
-    if other.exitcode != 0:
-        raise RuntimeError(f'building the second half of the store failed ({other.exitcode})')
+    root = str(Path(__file__).resolve().parents[1])
+    environment = {**os.environ, 'PYTHONPATH': os.pathsep.join(
+        [root, *filter(None, [os.environ.get('PYTHONPATH')])])}
+    other = subprocess.Popen([sys.executable, '-m', 'bench.scale_coordinator', '--part', part,
+                              str(learners), str(half)], cwd=root, env=environment)
+    try:
+        _build(path, ids[:half], 0)
+    finally:
+        status = other.wait()
+    if status != 0:
+        raise RuntimeError(f'building the second half of the store failed (status {status})')
     _merge(path, part)
     return ids
 
@@ -206,11 +213,11 @@ def measure(path: str, learner_ids: list[str], samples: int) -> dict[str, list[f
     service = CoordinatorService(coordinator(), store, Windows(dedupe=0.0), clock=clock)
     texts = itertools.cycle(UTTERANCES[:30])
     learners = itertools.cycle(learner_ids)
-    calls = {
-        'routing decision': lambda learner: service.request(
-            Request('m', learner, next(texts)), end),
+    calls = {       # the reads first: the routed requests then add records of their own
         'health check': lambda learner: service.health(learner, end),
         'monthly report': lambda learner: service.monthly_report(learner, True, '', end),
+        'routing decision': lambda learner: service.request(
+            Request('m', learner, next(texts)), end),
     }
     figures: dict[str, list[float]] = {}
     try:
@@ -230,10 +237,15 @@ def measure(path: str, learner_ids: list[str], samples: int) -> dict[str, list[f
 
 
 def main() -> None:
-    """``python -m bench.scale_coordinator [learners ...]``: build and measure, printed."""
+    """``python -m bench.scale_coordinator [learners ...]``: build and measure, printed.
+    (``--part PATH LEARNERS FIRST``: build the learners from FIRST on, for ``build``.)"""
     import resource
-    import sys
     import tempfile
+
+    if sys.argv[1:2] == ['--part']:
+        path, learners, first = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+        _build(path, learner_ids(learners)[first:], first)
+        return
 
     from bench.figures import percentile
     for learners in [int(a) for a in sys.argv[1:]] or [10, 100]:
