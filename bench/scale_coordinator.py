@@ -37,9 +37,12 @@ import itertools
 import json
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import time
+import unicodedata
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -51,7 +54,15 @@ from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
 DAYS = 365
-START = datetime(2025, 12, 1, 18, 0, tzinfo=UTC)     # the year ends on 2026-11-30
+
+
+def start() -> datetime:
+    """The first evening of the year built now: it ends yesterday, so that the node, whose
+    health check reads the 30 days before its own clock, reads a month of history."""
+    today = datetime.now(UTC).replace(hour=18, minute=0, second=0, microsecond=0)
+    return today - timedelta(days=DAYS)
+
+
 # What learners say, from the routing tables (test/coordinator/test_routing.py), weighted
 # by repetition towards the everyday: problems, errors, understanding, notes, plans, focus.
 UTTERANCES = (
@@ -98,8 +109,8 @@ def coordinator() -> Coordinator:
 class _Clock:
     """The service's memory clock, moved with ``now`` (the year passes in the build)."""
 
-    def __init__(self) -> None:
-        self.seconds = START.timestamp()
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
 
     def __call__(self) -> float:
         return self.seconds
@@ -112,9 +123,10 @@ def learner_ids(learners: int) -> list[str]:
 def build(path: str, learners: int) -> list[str]:
     """A store at ``path`` with a year of history for ``learners`` learners; their ids."""
     ids = learner_ids(learners)
+    first_day = start()
     workers = min(2, os.cpu_count() or 1) if learners >= PARALLEL else 1
     if workers == 1:
-        _build(path, ids, 0)
+        _build(path, ids, 0, first_day)
         return ids
     half = (learners + 1) // 2
     part = f'{path}.part'
@@ -122,9 +134,10 @@ def build(path: str, learners: int) -> list[str]:
     environment = {**os.environ, 'PYTHONPATH': os.pathsep.join(
         [root, *filter(None, [os.environ.get('PYTHONPATH')])])}
     other = subprocess.Popen([sys.executable, '-m', 'bench.scale_coordinator', '--part', part,
-                              str(learners), str(half)], cwd=root, env=environment)
+                              str(learners), str(half), first_day.isoformat()],
+                             cwd=root, env=environment)
     try:
-        _build(path, ids[:half], 0)
+        _build(path, ids[:half], 0, first_day)
     finally:
         status = other.wait()
     if status != 0:
@@ -153,11 +166,12 @@ def _merge(path: str, part: str) -> None:
         Path(part + suffix).unlink(missing_ok=True)
 
 
-def _build(path: str, ids: list[str], first: int) -> None:
-    """The year of the learners ``ids`` (numbered from ``first``) in the store at ``path``."""
+def _build(path: str, ids: list[str], first: int, first_day: datetime) -> None:
+    """The year from ``first_day`` of the learners ``ids`` (numbered from ``first``) in the
+    store at ``path``."""
     store = Store(Path(path))
     store._db.execute('PRAGMA synchronous=OFF')     # the build only (module docstring)
-    clock = _Clock()
+    clock = _Clock(first_day.timestamp())
     service = CoordinatorService(coordinator(), store, Windows(), clock=clock)
     try:
         for learner in ids:
@@ -165,16 +179,17 @@ def _build(path: str, ids: list[str], first: int) -> None:
                                                  'reminderConsent': True}))
         for day in range(DAYS):
             for number, learner in enumerate(ids, start=first):
-                _day(service, clock, learner, number, day)
+                _day(service, clock, learner, number, first_day + timedelta(days=day),
+                     day)
     finally:
         store.close()
 
 
 def _day(service: CoordinatorService, clock: _Clock, learner: str, number: int,
-         day: int) -> None:
+         evening: datetime, day: int) -> None:
     """One learner's request of one day (and the sync of a reminder queued that day)."""
     rng = random.Random(number * 1000 + day)
-    now = START + timedelta(days=day, minutes=number % 180)
+    now = evening + timedelta(minutes=number % 180)
     clock.seconds = now.timestamp()
     if day == 100 + number % 200:                       # one crisis a year
         text = CRISIS
@@ -187,7 +202,8 @@ def _day(service: CoordinatorService, clock: _Clock, learner: str, number: int,
         service.request(Request(f'{learner}-{day}b', learner, '这个方程怎么解'), now)
     if decision.action == 'reminder' and 'kind' in decision.detail and rng.random() < SYNCED:
         later = now + timedelta(hours=3)
-        service.handover(_sync(learner, day, decision.detail['kind'], text[:60],
+        queued = unicodedata.normalize('NFKC', text).strip()[:60]    # as the core queued it
+        service.handover(_sync(learner, day, decision.detail['kind'], queued,
                                rng.choice(STATUSES), later), later)
 
 
@@ -206,10 +222,9 @@ def _sync(learner: str, day: int, kind: str, content: str, status: str,
 def measure(path: str, learner_ids: list[str], samples: int) -> dict[str, list[float]]:
     """Seconds per call of a routing decision, the health check and the monthly report, each
     for one learner (taken in turn), on the store as the node opens it."""
+    end = last_evening(path)
     store = Store(Path(path))
-    end = START + timedelta(days=DAYS - 1, hours=4)      # the last evening of the year
-    clock = _Clock()
-    clock.seconds = end.timestamp()
+    clock = _Clock(end.timestamp())
     service = CoordinatorService(coordinator(), store, Windows(dedupe=0.0), clock=clock)
     texts = itertools.cycle(UTTERANCES[:30])
     learners = itertools.cycle(learner_ids)
@@ -236,6 +251,13 @@ def measure(path: str, learner_ids: list[str], samples: int) -> dict[str, list[f
     return figures
 
 
+def last_evening(path: str) -> datetime:
+    """The end of the year stored at ``path``: the evening of its last linkage record."""
+    with closing(sqlite3.connect(path)) as db:
+        row = db.execute('SELECT date FROM linkage ORDER BY record_id DESC LIMIT 1').fetchone()
+    return datetime.fromisoformat(row[0]).replace(hour=22, tzinfo=UTC)
+
+
 def main() -> None:
     """``python -m bench.scale_coordinator [learners ...]``: build and measure, printed.
     (``--part PATH LEARNERS FIRST``: build the learners from FIRST on, for ``build``.)"""
@@ -244,7 +266,7 @@ def main() -> None:
 
     if sys.argv[1:2] == ['--part']:
         path, learners, first = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-        _build(path, learner_ids(learners)[first:], first)
+        _build(path, learner_ids(learners)[first:], first, datetime.fromisoformat(sys.argv[5]))
         return
 
     from bench.figures import percentile

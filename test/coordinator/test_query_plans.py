@@ -16,20 +16,19 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 import sql_statements
 
-from bench.scale_coordinator import DAYS, START, UTTERANCES, build
+from bench.scale_coordinator import UTTERANCES, build, last_evening
 from robot_skills.coordinator.core import Request
 from robot_skills.coordinator.service import PRIVACY_ACTIONS, CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
 from robot_skills.runtime import paths
 
 TABLES = frozenset({'learner', 'linkage', 'dispatch', 'reminder', 'referral', 'handover'})
-NOW = START + timedelta(days=DAYS - 1, hours=3)
 SPOKEN = ('提醒我复习浮力第3题', '提醒我复习浮力第3题', '我真的不想活了', '这个方程怎么解',
           '做一次全景月报', '我的学习系统运转得好吗', '查看我的联动记录', '这次不要记忆',
           '浮力又错了', '不要写回档案', '浮力又错了', '删除我的联动记录', '不确定', '删除我的联动记录',
@@ -40,29 +39,29 @@ SPOKEN = ('提醒我复习浮力第3题', '提醒我复习浮力第3题', '我�
 def school(tmp_path_factory):
     path = tmp_path_factory.mktemp('school') / 'coordinator.sqlite3'
     learners = build(str(path), 3)
-    return path, learners
+    return path, learners, last_evening(str(path))
 
 
-def _sync(content: str) -> str:
+def _sync(content: str, now: datetime) -> str:
     return json.dumps({
         'sessionId': 'plan', 'protocolVersion': '2.1', 'handoverType': 'reminder_sync',
         'sender': 'xiaozhi-im-reminder', 'recipient': 'xiaozhi-skill-coordinator',
         'consent': {'crossSkillSharing': True, 'reminderConsent': True},
         'payload': {'reminderData': {'reminderType': 'plan_task', 'content': content,
                                      'status': 'completed'}},
-        'timestamp': NOW.isoformat()}, ensure_ascii=False)
+        'timestamp': now.isoformat()}, ensure_ascii=False)
 
 
-def _drive(service: CoordinatorService, learner: str) -> None:
+def _drive(service: CoordinatorService, learner: str, now: datetime) -> None:
     """Every flow the node serves, on one learner of the school (and one stranger)."""
-    records = service.privacy(learner, 'view', '', NOW).data
+    records = service.privacy(learner, 'view', '', now).data
     service.privacy(learner, 'correct', json.dumps(
-        {'record_id': records[-1]['record_id'], 'fields': {'mastered': True}}), NOW)
+        {'record_id': records[-1]['record_id'], 'fields': {'mastered': True}}), now)
     for n, text in enumerate((*UTTERANCES, *SPOKEN)):
-        service.request(Request(f'p{n}', learner, text), NOW + timedelta(seconds=n))
-    later = NOW + timedelta(minutes=5)
-    service.handover(_sync('提醒我复习浮力第3题'), later)
-    service.handover(_sync('nobody queued this'), later)
+        service.request(Request(f'p{n}', learner, text), now + timedelta(seconds=n))
+    later = now + timedelta(minutes=5)
+    service.handover(_sync('提醒我复习浮力第3题', later), later)
+    service.handover(_sync('nobody queued this', later), later)
     raw = Path(paths.config('schemas/examples/wrong-answer-handover.example.json')).read_text(
         encoding='utf-8')
     service.handover(raw, later)
@@ -87,7 +86,7 @@ def _drive(service: CoordinatorService, learner: str) -> None:
 
 
 def test_no_statement_scans_a_table_that_grows_with_learners(school):
-    path, learners = school
+    path, learners, now = school
     store = Store(path)
     seen: dict[str, str] = {}
 
@@ -96,7 +95,7 @@ def test_no_statement_scans_a_table_that_grows_with_learners(school):
             seen.setdefault(sql_statements.shape(statement), statement)
     store.trace(collect)
     try:
-        _drive(CoordinatorService(_coordinator(), store, Windows()), learners[1])
+        _drive(CoordinatorService(_coordinator(), store, Windows()), learners[1], now)
     finally:
         store.trace(None)
         store.close()
