@@ -35,8 +35,9 @@ closing it sets ``synchronous=FULL`` and checkpoints, so the finished file is on
 store the product opens keeps WAL with ``synchronous=FULL``.
 
 One process plays about 1 s of CPU per learner, nearly all of it in the product's call path
-(argument checks, pydantic, SQLite, FSRS: 1,700 of the calls are reviews), the same for the
-next learner at any size of the store. ``workers`` > 1 builds contiguous ranges of learners in
+(argument checks, pydantic, SQLite, FSRS: 1,700 of the calls are reviews), and the next
+learner costs about the same at any size of the store (measured: 0.92 s of CPU at 10
+learners, 1.01 s at 1,000; linear). ``workers`` > 1 builds contiguous ranges of learners in
 parallel processes, each into its own file through the tools, then appends the shards to the
 first file (``merge``: ATTACH and INSERT ... SELECT, table by table). The one thing the merge
 changes is what SQLite numbers itself: the AUTOINCREMENT keys (``event.event_id``,
