@@ -27,7 +27,9 @@ paths the node's services and subscription run: a routing decision
 (``request``, with no dedupe window, so that every routed request writes its
 dispatch and record, one committed transaction with ``synchronous=FULL``, as a
 new question does), the health check (``health``) and the monthly report
-(``monthly_report``) of one learner, the learners taken in turn.
+(``monthly_report``) of one learner, the learners taken in turn. It measures a
+copy of the store (SQLite's backup), so the records its routed requests write
+never reach the store a driver keeps for the next run.
 The driver (``bench/scale.py``) measures RSS.
 """
 
@@ -40,6 +42,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import unicodedata
 from contextlib import closing
@@ -223,6 +226,15 @@ def measure(path: str, learner_ids: list[str], samples: int) -> dict[str, list[f
     """Seconds per call of a routing decision, the health check and the monthly report, each
     for one learner (taken in turn), on the store as the node opens it."""
     end = last_evening(path)
+    with tempfile.TemporaryDirectory() as folder:
+        copy = str(Path(folder) / 'measured.sqlite3')
+        with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(copy)) as target:
+            source.backup(target)
+        return _measure(copy, learner_ids, samples, end)
+
+
+def _measure(path: str, learner_ids: list[str], samples: int,
+             end: datetime) -> dict[str, list[float]]:
     store = Store(Path(path))
     clock = _Clock(end.timestamp())
     service = CoordinatorService(coordinator(), store, Windows(dedupe=0.0), clock=clock)
@@ -262,7 +274,6 @@ def main() -> None:
     """``python -m bench.scale_coordinator [learners ...]``: build and measure, printed.
     (``--part PATH LEARNERS FIRST``: build the learners from FIRST on, for ``build``.)"""
     import resource
-    import tempfile
 
     if sys.argv[1:2] == ['--part']:
         path, learners, first = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
