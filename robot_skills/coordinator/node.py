@@ -37,15 +37,13 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.qos import QoSProfile, ReliabilityPolicy
-from rclpy.task import Future
 
 from robot_skills.coordinator.core import Coordinator, Decision, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
@@ -59,6 +57,7 @@ from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.tracing import to_json
+from robot_skills.runtime.workers import Workers, wake
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
 from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
                                          PrivacyControl, SubmitHandover)
@@ -68,7 +67,6 @@ SKILL = 'learning_coordinator'
 PURGE_PERIOD = 1.0      # seconds between attempts to finish a deletion's cleanup
 WORKERS = 4             # threads serving the services (reads in parallel)
 LANES = 2               # single-thread lanes for requests, by learner id (order per learner)
-T = TypeVar('T')
 
 
 @dataclass(frozen=True)
@@ -117,11 +115,12 @@ class LearningCoordinator(GuardedNode):
             value.delete_confirm_timeout, health=value.health_window),
             self.guard.limits, lambda: self.get_clock().now().nanoseconds / 1e9)
         # closed in reverse: the workers finish before the store closes
-        self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix='coordinator')
+        self._workers = Workers(self, WORKERS, 'coordinator')
+        self.on_destroy(self._workers.shutdown)
         self._lanes = [ThreadPoolExecutor(1, thread_name_prefix=f'coordinator-lane{n}')
                        for n in range(LANES)]
-        for pool in (self._pool, *self._lanes):
-            self.on_destroy(lambda pool=pool: pool.shutdown(wait=True, cancel_futures=True))
+        for lane in self._lanes:
+            self.on_destroy(lambda lane=lane: lane.shutdown(wait=True, cancel_futures=True))
         group = ReentrantCallbackGroup()      # the work runs on the pool; see the docstring
         self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
         self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request,
@@ -140,21 +139,6 @@ class LearningCoordinator(GuardedNode):
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
-    async def _offload(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` on the worker pool, awaited without holding the executor."""
-        done: Future = Future(executor=self.executor)
-        executor = self.executor
-
-        def run() -> None:
-            try:
-                done.set_result(work(*args))
-            except BaseException as error:  # noqa: BLE001 - handed to the awaiting callback
-                done.set_exception(error)
-            if executor is not None:
-                executor.wake()     # the executor resumes the awaiting callback
-        self._pool.submit(run)
-        return await done
-
     def _on_request(self, msg: LearningRequest, text: str | None = None) -> None:
         """Hand the request to its learner's lane: decided in order for that learner."""
         lane = self._lanes[zlib.crc32(msg.learner_id.encode(errors='replace')) % LANES]
@@ -172,8 +156,7 @@ class LearningCoordinator(GuardedNode):
         self._publish(msg, decision)
         if self.service.purge_pending and self._purging.is_canceled():
             self._purging.reset()
-            if self.executor is not None:
-                self.executor.wake()
+            wake(self)
 
     def _on_oversize(self, msg: LearningRequest, field: str, size: int) -> None:
         """Beyond the transport cap: its first part is read for crisis signals, then declined."""
@@ -184,7 +167,7 @@ class LearningCoordinator(GuardedNode):
         self._on_request(msg, msg.text[:self.guard.limits.max_chars])
 
     async def _on_purge(self) -> None:
-        if await self._offload(self.service.purge):
+        if await self._workers.run(self.service.purge):
             self._purging.cancel()
             self.tracer.emit('purged', detail={'wal': 'truncated'})
 
@@ -206,7 +189,7 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_handover(self, request: SubmitHandover.Request,
                            response: SubmitHandover.Response) -> SubmitHandover.Response:
-        result = await self._offload(self.service.handover, request.handover_json,
+        result = await self._workers.run(self.service.handover, request.handover_json,
                                      datetime.now(UTC))
         response.accepted, response.errors = result.accepted, list(result.errors)
         response.reply_text = result.reply_text
@@ -216,7 +199,7 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_report(self, request: MonthlyReport.Request,
                          response: MonthlyReport.Response) -> MonthlyReport.Response:
-        report = await self._offload(self.service.monthly_report, request.learner_id,
+        report = await self._workers.run(self.service.monthly_report, request.learner_id,
                                      request.agreed, request.session_notes, datetime.now(UTC))
         response.generated, response.session_only = report.generated, report.session_only
         response.report_text, response.report_json = report.text, to_json(report.data)
@@ -226,7 +209,7 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_health(self, request: HealthCheck.Request,
                          response: HealthCheck.Response) -> HealthCheck.Response:
-        health = await self._offload(self.service.health, request.learner_id, datetime.now(UTC))
+        health = await self._workers.run(self.service.health, request.learner_id, datetime.now(UTC))
         response.healthy_count, response.reading = health.healthy_count, health.reading
         response.report_text, response.indicators_json = health.text, to_json(health.indicators)
         self.tracer.emit('health_check', health.reading, request.learner_id,
@@ -235,7 +218,7 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_consent(self, request: ConsentSettings.Request,
                           response: ConsentSettings.Response) -> ConsentSettings.Response:
-        ok, consent, error = await self._offload(self.service.consent, request.learner_id,
+        ok, consent, error = await self._workers.run(self.service.consent, request.learner_id,
                                                  request.update_json)
         response.ok, response.consent_json, response.error = ok, consent.model_dump_json(), error
         self.tracer.emit('consent', 'updated' if request.update_json else 'read',
@@ -244,7 +227,7 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_privacy(self, request: PrivacyControl.Request,
                           response: PrivacyControl.Response) -> PrivacyControl.Response:
-        result = await self._offload(self.service.privacy, request.learner_id, request.action,
+        result = await self._workers.run(self.service.privacy, request.learner_id, request.action,
                                      request.argument_json, datetime.now(UTC))
         response.ok, response.reply_text = result.ok, result.reply_text
         response.data_json = json.dumps(result.data, ensure_ascii=False, default=str)

@@ -53,7 +53,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
-from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, open_reader,
+from robot_skills.runtime.database import (BUSY_TIMEOUT, Readers, cooldown, open_database,
                                            purge, transaction, version)
 
 APPLICATION_ID = int.from_bytes(b'RSlc', 'big')     # robot_skills learning_coordinator
@@ -183,7 +183,6 @@ MIGRATIONS = (
     ''',
 )
 ANSWERED = ('acknowledged', 'completed')     # a reminder the learner answered
-SHARED = ('', ':memory:')       # one private database per connection: no reader connections
 # The columns of a linkage record after learner_id (schema version 2), in order.
 COLUMNS = ('date', 'trigger_source', 'concept', 'skills', 'correction', 'feynman', 'notes',
            'plan', 'focus', 'result', 'root_cause', 'mastered', 'needs_retest', 'needs_plan',
@@ -194,16 +193,11 @@ CHECKED = TypeAdapter(LinkageRecord)      # a correction comes from outside: che
 class Store:
     def __init__(self, path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = str(path)
-        self._busy_timeout = busy_timeout
         self._db = open_database(self.path, MIGRATIONS, APPLICATION_ID,
                                  busy_timeout=busy_timeout)
         self._lock = threading.RLock()          # the writer connection, one thread at a time
         self._depth = 0                         # transactions open on it (batch), under _lock
-        self._local = threading.local()         # this thread's read connection
-        self._readers: list[sqlite3.Connection] = []
-        self._readers_lock = threading.Lock()
-        self._trace: Callable[[str], None] | None = None
-        self._closed = False
+        self._readers = Readers(self.path, busy_timeout, row_factory=None)  # tuples, as _db
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -226,26 +220,9 @@ class Store:
         """Several writes in one transaction (one commit, one fsync): all or none."""
         return self._transaction()
 
-    def _reader(self) -> sqlite3.Connection | None:
-        """This thread's read connection (None: a private in-memory store, read under _lock)."""
-        if self.path in SHARED:
-            return None
-        db = getattr(self._local, 'db', None)
-        if db is None:
-            with self._readers_lock:
-                if self._closed:
-                    raise sqlite3.ProgrammingError('the store is closed')
-                db = open_reader(self.path, self._busy_timeout)
-                db.row_factory = None       # tuples, as the writer's rows
-                if self._trace is not None:
-                    db.set_trace_callback(self._trace)
-                self._readers.append(db)
-            self._local.db = db
-        return db
-
     def _rows(self, sql: str, parameters: tuple = ()) -> list[tuple]:
         """A read: on this thread's read connection, or on the writer under its lock."""
-        db = self._reader()
+        db = self._readers.get()
         if db is None:
             with self._lock:
                 return self._db.execute(sql, parameters).fetchall()
@@ -257,11 +234,9 @@ class Store:
 
     def trace(self, callback: Callable[[str], None] | None) -> None:
         """``set_trace_callback`` on every connection of the store, now and later (tests)."""
-        with self._readers_lock:
-            self._trace = callback
+        with self._lock:
             self._db.set_trace_callback(callback)
-            for db in self._readers:
-                db.set_trace_callback(callback)
+        self._readers.set_trace(callback)
 
     @property
     def version(self) -> int:
@@ -273,11 +248,7 @@ class Store:
         return cooldown(self._db)
 
     def close(self) -> None:
-        with self._readers_lock:
-            self._closed = True
-            readers, self._readers = self._readers, []
-        for db in readers:
-            db.close()
+        self._readers.close()
         with self._lock:
             self._db.close()
 

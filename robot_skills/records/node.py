@@ -44,7 +44,7 @@ from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
-from robot_skills.runtime.workers import Workers, wakeful
+from robot_skills.runtime.workers import Workers, wake
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall
 
@@ -91,7 +91,7 @@ class LearningRecords(GuardedNode):
 
     async def _on_call(self, request: RecordsCall.Request,
                        response: RecordsCall.Response) -> RecordsCall.Response:
-        result = await self._workers.run(lambda: self._call(request.tool, request.args_json))
+        result = await self._workers.run(self._call, request.tool, request.args_json)
         if request.tool == 'live_wait' and result.ok and result.result['timeout']:
             result = await self._wait(request.args_json, result)
         response.ok, response.code, response.error = result.ok, result.code, result.error
@@ -124,6 +124,8 @@ class LearningRecords(GuardedNode):
         for future in woken:
             if not future.done():
                 future.set_result(True)
+        if woken:
+            wake(self)
         return result
 
     async def _wait(self, args_json: str, first: Result) -> Result:
@@ -133,7 +135,7 @@ class LearningRecords(GuardedNode):
         if timeout <= 0:
             return first
         pair_id = args.get('pair_id') or await self._workers.run(self._active_pair)
-        waiting = (pair_id, wakeful(self))
+        waiting = (pair_id, Future())
         with self._lock:
             self._waiting.append(waiting)
         self.tracer.emit('waiting', 'live_wait', detail={'timeout_s': timeout})
@@ -149,7 +151,7 @@ class LearningRecords(GuardedNode):
             return first
         again = ({**args, 'timeout_s': 0, 'since': first.result['cursor']}
                  if not args.get('consumer_id') else {**args, 'timeout_s': 0})
-        return await self._workers.run(lambda: self._call('live_wait', again))
+        return await self._workers.run(self._call, 'live_wait', again)
 
     def _active_pair(self) -> str:
         with self.store.read():

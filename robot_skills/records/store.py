@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from robot_skills.runtime.database import (BUSY_TIMEOUT, cooldown, open_database, open_reader,
+from robot_skills.runtime.database import (BUSY_TIMEOUT, Readers, cooldown, open_database,
                                            transaction, version)
 
 APPLICATION_ID = int.from_bytes(b'RSlr', 'big')     # robot_skills learning_records
@@ -423,13 +423,11 @@ class Store:
 
     def __init__(self, path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> None:
         self.path = str(path)
-        self.busy_timeout = busy_timeout
         self.db = open_database(self.path, MIGRATIONS, APPLICATION_ID, busy_timeout=busy_timeout)
         self.db.row_factory = sqlite3.Row
         self._writing = threading.RLock()
-        self._local = threading.local()       # this thread's reader and the call it is in
-        self._readers: list[sqlite3.Connection] = []
-        self._readers_lock = threading.Lock()
+        self._readers = Readers(self.path, busy_timeout)
+        self._local = threading.local()       # the snapshot this thread's call reads
 
     @property
     def version(self) -> int:
@@ -448,11 +446,11 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         """A consistent snapshot for one call, on this thread's read-only connection."""
-        if self.path == ':memory:':
+        reader = self._readers.get()
+        if reader is None:
             with self._writing:
                 yield self.db
             return
-        reader = self._reader()
         reader.execute('BEGIN')
         self._local.db = reader
         try:
@@ -460,15 +458,6 @@ class Store:
         finally:
             self._local.db = None
             reader.execute('ROLLBACK')         # nothing to keep: a reader never writes
-
-    def _reader(self) -> sqlite3.Connection:
-        reader = getattr(self._local, 'reader', None)
-        if reader is None:
-            reader = open_reader(self.path, self.busy_timeout)
-            with self._readers_lock:
-                self._readers.append(reader)
-            self._local.reader = reader
-        return reader
 
     def _db(self) -> sqlite3.Connection:
         return getattr(self._local, 'db', None) or self.db
@@ -487,8 +476,5 @@ class Store:
                  pair_id, kind, json.dumps(payload, ensure_ascii=False), at)
 
     def close(self) -> None:
-        with self._readers_lock:
-            for reader in self._readers:
-                reader.close()
-            self._readers.clear()
+        self._readers.close()
         self.db.close()

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -93,12 +94,60 @@ def open_database(path: Path | str, migrations: Sequence[str], application_id: i
     return db
 
 
-def open_reader(path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
-    """A read-only connection to a store ``open_database`` opened (and migrated) already.
+class Readers:
+    """One read-only connection per reading thread to a store ``open_database`` opened.
 
-    What a thread reads its snapshots with, in parallel with the writer (WAL): the file
-    itself refuses any write made on it.
+    Reads then run in parallel with each other and with the writer (WAL), while the
+    writer's connection stays with one thread at a time. A ``':memory:'`` store is one
+    private database on one connection: ``get`` answers None, and the caller reads on the
+    writer under its lock.
     """
+
+    def __init__(self, path: str, busy_timeout: float = BUSY_TIMEOUT,
+                 row_factory: type | None = sqlite3.Row) -> None:
+        self.path = path
+        self.busy_timeout = busy_timeout
+        self.row_factory = row_factory
+        self.trace: Callable[[str], None] | None = None
+        self._local = threading.local()
+        self._open: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def get(self) -> sqlite3.Connection | None:
+        """This thread's read connection (opened on first use), None for ':memory:'."""
+        if self.path in ('', ':memory:'):
+            return None
+        db = getattr(self._local, 'db', None)
+        if db is None:
+            with self._lock:
+                if self._closed:
+                    raise sqlite3.ProgrammingError('the store is closed')
+                db = open_reader(self.path, self.busy_timeout)
+                db.row_factory = self.row_factory
+                db.set_trace_callback(self.trace)
+                self._open.append(db)
+            self._local.db = db
+        return db
+
+    def set_trace(self, callback: Callable[[str], None] | None) -> None:
+        """``set_trace_callback`` on every read connection, now and later."""
+        with self._lock:
+            self.trace = callback
+            for db in self._open:
+                db.set_trace_callback(callback)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            readers, self._open = self._open, []
+        for db in readers:
+            db.close()
+
+
+def open_reader(path: Path | str, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """A read-only connection to a store ``open_database`` opened (and migrated) already:
+    the file itself refuses any write made on it."""
     db = sqlite3.connect(f'{Path(path).resolve().as_uri()}?mode=ro', uri=True,
                          check_same_thread=False, isolation_level=None, timeout=busy_timeout)
     db.row_factory = sqlite3.Row

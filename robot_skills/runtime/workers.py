@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rclpy.node import Node
 from rclpy.task import Future
@@ -29,29 +29,27 @@ class Workers:
         self._node = node
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
 
-    async def run(self, work: Callable[[], T]) -> T:
-        """``work()`` on a worker thread; its result (or exception) here, on the executor."""
-        done = wakeful(self._node)
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` on a worker thread; its result (or exception) here, on the executor."""
+        done: Future = Future()
 
         def call() -> None:
             try:
-                done.set_result(work())
+                done.set_result(work(*args))
             except BaseException as error:        # noqa: BLE001 - handed to the awaiting callback
                 done.set_exception(error)
+            wake(self._node)
         self._pool.submit(call)
         return await done
 
     def shutdown(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Let running work finish (a store closes after it), drop what has not started."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
 
-def wakeful(node: Node) -> Future:
-    """A future any thread may complete: completing it wakes the node's executor, so the
-    callback awaiting it resumes at once instead of at the executor's next wake-up."""
-    future: Future = Future(executor=node.executor)
-    future.add_done_callback(_resumed)       # scheduling this callback is what wakes it
-    return future
-
-
-def _resumed(_: Future) -> None:
-    """Nothing to do: scheduling this is what wakes the executor."""
+def wake(node: Node) -> None:
+    """Make the node's executor look at its tasks now: a callback awaiting a future another
+    thread completed resumes at once instead of at the executor's next wake-up."""
+    executor = node.executor
+    if executor is not None:
+        executor.wake()
