@@ -15,7 +15,8 @@ a 30-lesson course check <= 100 ms, RSS within 20 MB of the start.
 
 ``ROBOT_SKILLS_SCALE`` picks the sizes (default ``10,100,1000``); stores are built in
 ``build/bench-scale/`` and reused by the next run when the builders and the schema
-have not changed (their hash is in the file name).
+have not changed (their hash is in the file name; the coordinator's also needs the
+same day); the nodes run on copies, so a run never changes what the next one reads.
 """
 
 from __future__ import annotations
@@ -23,8 +24,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
+import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import rclpy
@@ -74,15 +78,30 @@ def one_size(size: int) -> dict[str, dict]:
     figures: dict[str, dict] = {}
     records_path = FOLDER / f'records-{size}-{_digest(school.__file__)}.sqlite3'
     learners = _school(records_path, size)
-    coordinator_path = FOLDER / f'coordinator-{size}-{_digest(scale_coordinator.__file__)}.sqlite3'
+    # the coordinator's year ends the day before it is built: a store of another day is stale
+    day = datetime.now(UTC).strftime('%Y%m%d')
+    coordinator_path = FOLDER / (f'coordinator-{size}-{day}-'
+                                 f'{_digest(scale_coordinator.__file__)}.sqlite3')
     learner_ids = _coordinator(coordinator_path, size)
-    figures.update(_records_over_ros(records_path, learners, size))
-    figures.update(_coordinator_over_ros(coordinator_path, learner_ids, size))
+    with tempfile.TemporaryDirectory(dir=FOLDER) as folder:     # the nodes write: on copies
+        figures.update(_records_over_ros(_copy(records_path, folder), learners, size))
+        figures.update(_coordinator_over_ros(_copy(coordinator_path, folder), learner_ids,
+                                             size))
     for name, seconds in scale_coordinator.measure(str(coordinator_path), learner_ids,
                                                    SAMPLES).items():
         if name == 'monthly report':
             figures['coordinator monthly report (core)'] = _summary([s * 1e3 for s in seconds])
     return figures
+
+
+def _copy(path: Path, folder: str) -> Path:
+    """A consistent copy of a store (SQLite's backup), for a node that writes to it."""
+    copy = Path(folder) / path.name
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    source.close()
+    target.close()
+    return copy
 
 
 def _digest(builder: str) -> str:
@@ -99,7 +118,8 @@ def _school(path: Path, size: int) -> list[school.Learner]:
     for stale in path.parent.glob(f'records-{size}-*'):
         stale.unlink()
     began = time.perf_counter()
-    built = school.build(str(path), size, progress=_progress('records', size))
+    built = school.build(str(path), size, workers=2 if size >= 100 else 1,
+                         progress=_progress('records', size))
     print(f'records, {size} learners: {built.calls:,} tool calls in '
           f'{time.perf_counter() - began:.0f} s, {built.size_bytes / 2**20:.0f} MB; per learner '
           f'first {_mean(built.learners[:max(1, size // 10)]):.2f} s, last '
