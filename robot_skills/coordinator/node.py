@@ -27,17 +27,17 @@ node (``WORKERS`` threads) and awaits it, so the executor thread is free while a
 slow call (a monthly report over a year of records) runs and a cheap call is
 answered meanwhile. Reads run in parallel, writes are serialised
 (``service.py``, ``store.py``: one writer connection, one read connection per
-thread). Requests on ``coordinator/requests`` are handed to one of ``LANES``
-single-thread lanes chosen by learner id, so one learner's requests are
-decided in the order they arrived, while another learner's need not wait.
+thread). Requests on ``coordinator/requests`` are decided on a worker too, one
+at a time in the order they arrived (the subscription's group is mutually
+exclusive and its callback awaits the decision), so the subscription's queue
+(``DEEP_QOS``) still bounds how many wait.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import zlib
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -57,7 +57,7 @@ from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.tracing import to_json
-from robot_skills.runtime.workers import Workers, wake
+from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
 from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
                                          PrivacyControl, SubmitHandover)
@@ -66,7 +66,6 @@ QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 SKILL = 'learning_coordinator'
 PURGE_PERIOD = 1.0      # seconds between attempts to finish a deletion's cleanup
 WORKERS = 4             # threads serving the services (reads in parallel)
-LANES = 2               # single-thread lanes for requests, by learner id (order per learner)
 
 
 @dataclass(frozen=True)
@@ -117,10 +116,7 @@ class LearningCoordinator(GuardedNode):
         # closed in reverse: the workers finish before the store closes
         self._workers = Workers(self, WORKERS, 'coordinator')
         self.on_destroy(self._workers.shutdown)
-        self._lanes = [ThreadPoolExecutor(1, thread_name_prefix=f'coordinator-lane{n}')
-                       for n in range(LANES)]
-        for lane in self._lanes:
-            self.on_destroy(lambda lane=lane: lane.shutdown(wait=True, cancel_futures=True))
+        self._purge_lock = threading.Lock()     # the purge timer's cancel and reset
         group = ReentrantCallbackGroup()      # the work runs on the pool; see the docstring
         self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
         self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request,
@@ -139,12 +135,8 @@ class LearningCoordinator(GuardedNode):
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
-    def _on_request(self, msg: LearningRequest, text: str | None = None) -> None:
-        """Hand the request to its learner's lane: decided in order for that learner."""
-        lane = self._lanes[zlib.crc32(msg.learner_id.encode(errors='replace')) % LANES]
-        lane.submit(self.guard.call(self._decide, 'coordinator/requests'), msg, text)
-
-    def _decide(self, msg: LearningRequest, text: str | None = None) -> None:
+    async def _on_request(self, msg: LearningRequest, text: str | None = None) -> None:
+        """Decided on a worker; the next request is taken once this one is answered."""
         request = Request(msg.request_id, msg.learner_id, msg.text if text is None else text,
                           tuple(msg.image_tags))
         known = self.service.core.router.image_tags
@@ -152,23 +144,30 @@ class LearningCoordinator(GuardedNode):
             'request_id': msg.request_id, 'learner_id': msg.learner_id, 'chars': len(msg.text),
             'image_tags': [t for t in msg.image_tags if t in known],
             'other_tags': sum(1 for t in msg.image_tags if t not in known)})
-        decision = self.service.request(request, datetime.now(UTC))
+        decision = await self._workers.run(self.service.request, request, datetime.now(UTC))
         self._publish(msg, decision)
-        if self.service.purge_pending and self._purging.is_canceled():
-            self._purging.reset()
-            wake(self)
+        self._purge_later()
 
-    def _on_oversize(self, msg: LearningRequest, field: str, size: int) -> None:
+    async def _on_oversize(self, msg: LearningRequest, field: str, size: int) -> None:
         """Beyond the transport cap: its first part is read for crisis signals, then declined."""
         if field != 'text':
             self.tracer.emit('input_rejected', detail={
                 'request_id': msg.request_id[:200], 'field': field, 'size': size})
             return
-        self._on_request(msg, msg.text[:self.guard.limits.max_chars])
+        await self._on_request(msg, msg.text[:self.guard.limits.max_chars])
+
+    def _purge_later(self) -> None:
+        """A deletion whose bytes are still on disk: the timer finishes it."""
+        with self._purge_lock:
+            if self.service.purge_pending and self._purging.is_canceled():
+                self._purging.reset()
 
     async def _on_purge(self) -> None:
-        if await self._workers.run(self.service.purge):
-            self._purging.cancel()
+        purged = await self._workers.run(self.service.purge)
+        with self._purge_lock:      # a deletion made while it ran keeps the timer going
+            if purged and not self.service.purge_pending:
+                self._purging.cancel()
+        if purged:
             self.tracer.emit('purged', detail={'wal': 'truncated'})
 
     def _publish(self, msg: LearningRequest, decision: Decision) -> None:
@@ -231,6 +230,7 @@ class LearningCoordinator(GuardedNode):
                                      request.argument_json, datetime.now(UTC))
         response.ok, response.reply_text = result.ok, result.reply_text
         response.data_json = json.dumps(result.data, ensure_ascii=False, default=str)
+        self._purge_later()
         action = request.action if request.action in PRIVACY_ACTIONS else 'unknown'
         self.tracer.emit('privacy', action, request.learner_id, {'ok': result.ok})
         return response

@@ -108,25 +108,29 @@ class LearningRecords(GuardedNode):
         result = self.records.call(tool, args)
         if tool not in TOOLS or TOOLS[tool].reads:
             return result
-        with self._lock:
+        with self._lock:        # in seq order, each once; a wait is settled once (_settle)
             with self.store.read():
                 fresh = self.store.all('SELECT * FROM live_event WHERE seq > ? ORDER BY seq',
                                        self._published)
             if fresh:
                 self._published = fresh[-1]['seq']
+            for row in fresh:
+                self._events.publish(RecordsEvent(
+                    stamp=self.get_clock().now().to_msg(), seq=row['seq'],
+                    pair_id=row['pair_id'], kind=row['kind'],
+                    live_session_id=row['live_session_id'] or '', payload_json=row['payload']))
             pairs = {row['pair_id'] for row in fresh}
             woken = [future for pair_id, future in self._waiting if pair_id in pairs]
-        for row in fresh:
-            self._events.publish(RecordsEvent(
-                stamp=self.get_clock().now().to_msg(), seq=row['seq'], pair_id=row['pair_id'],
-                kind=row['kind'], live_session_id=row['live_session_id'] or '',
-                payload_json=row['payload']))
-        for future in woken:
-            if not future.done():
-                future.set_result(True)
+            for future in woken:
+                self._settle(future, True)
         if woken:
             wake(self)
         return result
+
+    def _settle(self, future: Future, woken: bool) -> None:
+        """The first answer of a parked wait stands (rclpy's set_result would overwrite)."""
+        if not future.done():
+            future.set_result(woken)
 
     async def _wait(self, args_json: str, first: Result) -> Result:
         """Park a live_wait that found nothing until an event for its pair, or its timeout."""
@@ -138,9 +142,18 @@ class LearningRecords(GuardedNode):
         waiting = (pair_id, Future())
         with self._lock:
             self._waiting.append(waiting)
+            # an event committed between the first look and now woke nobody: look again
+            with self.store.read():
+                missed = self.store.one('SELECT 1 FROM live_event WHERE pair_id = ? AND seq > ? '
+                                        'LIMIT 1', pair_id, first.result['cursor'])
+            if missed is not None:
+                self._settle(waiting[1], True)
         self.tracer.emit('waiting', 'live_wait', detail={'timeout_s': timeout})
-        timer = self.create_timer(timeout, lambda: waiting[1].done() or
-                                  waiting[1].set_result(False), self._timeouts)
+
+        def timed_out() -> None:
+            with self._lock:
+                self._settle(waiting[1], False)
+        timer = self.create_timer(timeout, timed_out, self._timeouts)
         try:
             woken = await waiting[1]
         finally:

@@ -374,7 +374,7 @@ MIGRATIONS = (
     ''',
     # 5 (issue 17): every read a tool makes is scoped to a pair, a learner or the ids it
     # names, and each of those filters and joins has its index, so a call costs the same
-    # for one learner as for a school (test/records/test_query_plans.py checks the plans).
+    # for one learner as for a school (test/test_query_plans.py checks the plans).
     '''
     CREATE INDEX pair_by_learner ON pair(learner_id, created_at);
     CREATE INDEX active_pairs ON pair(created_at) WHERE status = 'active';
@@ -447,9 +447,15 @@ class Store:
     def read(self) -> Iterator[sqlite3.Connection]:
         """A consistent snapshot for one call, on this thread's read-only connection."""
         reader = self._readers.get()
-        if reader is None:
+        if reader is None:             # ':memory:': the writer's connection, made read-only
             with self._writing:
-                yield self.db
+                self.db.execute('PRAGMA query_only = ON')
+                self.db.execute('BEGIN')
+                try:
+                    yield self.db
+                finally:
+                    self.db.execute('ROLLBACK')
+                    self.db.execute('PRAGMA query_only = OFF')
             return
         reader.execute('BEGIN')
         self._local.db = reader

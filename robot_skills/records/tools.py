@@ -211,6 +211,11 @@ class Records:
             return Result(False, 'UNAVAILABLE', error=f'nothing was written: {error}; retry')
         except sqlite3.IntegrityError as error:      # the schema's own guard of a final state
             return Result(False, 'CONFLICT', error=str(error))
+        except sqlite3.OperationalError as error:
+            if not found.reads or 'readonly' not in str(error):
+                raise
+            return Result(False, 'INTERNAL', error=f'{name} is declared a read but tried to '
+                                                   'write (nothing written): a bug')
         except ValidationError as error:
             return Result(False, 'INTERNAL', error=f'{name} returned a result that breaks its '
                                                    f'model (nothing written): {error}')

@@ -125,7 +125,8 @@ class Readers:
                     raise sqlite3.ProgrammingError('the store is closed')
                 db = open_reader(self.path, self.busy_timeout)
                 db.row_factory = self.row_factory
-                db.set_trace_callback(self.trace)
+                if self.trace is not None:        # else keep what open_reader set up
+                    db.set_trace_callback(self.trace)
                 self._open.append(db)
             self._local.db = db
         return db

@@ -145,24 +145,44 @@ class Guard:
                 return fallback(*args) if fallback else None
         return guarded
 
-    def message(self, callback: Callable[[Any], None], topic: str,
-                oversize: Callable[[Any, str, int], None] | None = None
-                ) -> Callable[[Any], None]:
+    def message(self, callback: Callable[[Any], Any], topic: str,
+                oversize: Callable[[Any, str, int], Any] | None = None
+                ) -> Callable[[Any], Any]:
         """A subscription callback: refused while the node is not active, size-checked,
-        then guarded."""
-        def checked(message: Any) -> None:
+        then guarded. A coroutine callback (and its ``oversize``) is awaited: in a mutually
+        exclusive group the next message is taken only once it is done."""
+        def admitted(message: Any) -> tuple[str, int] | bool:
+            """True to call back, False when refused (traced), or the oversized field."""
             closed = self._closed()
             if closed is not None:
                 self._tracer.emit('input_rejected', detail={'topic': topic, 'reason': closed})
-                return
+                return False
             found = oversized(message, self._cap())
             if found is None:
-                callback(message)
-            elif oversize is not None:
-                oversize(message, *found)
-            else:
+                return True
+            if oversize is None:
                 self._tracer.emit('input_rejected', detail={
                     'topic': topic, 'field': found[0], 'size': found[1], 'limit': self._cap()})
+                return False
+            return found
+
+        if inspect.iscoroutinefunction(callback):
+            async def checked_async(message: Any) -> None:
+                verdict = admitted(message)
+                if verdict is True:
+                    await callback(message)
+                elif verdict and oversize is not None:
+                    answer = oversize(message, *verdict)
+                    if inspect.isawaitable(answer):
+                        await answer
+            return self.call(checked_async, topic)
+
+        def checked(message: Any) -> None:
+            verdict = admitted(message)
+            if verdict is True:
+                callback(message)
+            elif verdict and oversize is not None:
+                oversize(message, *verdict)
         return self.call(checked, topic)
 
     def service(self, callback: Callable[[Any, Any], Any], name: str,

@@ -296,6 +296,10 @@ def test_hostile_input_on_every_channel_is_answered_and_the_ta_goes_on(ros):
                                   'can_end_discussion': st.integers()}))))
             assert answer.ok or answer.error
         probe = rig.say('s', '我觉得可以先让楼长排班')          # the next input is heard
+        # heard first (turn_wait is short so hostile ids do not stall the run; a loaded
+        # machine may take longer than it to deliver the probe), then the step is ordered
+        rig.ros.until(lambda: any(json.loads(e.detail_json).get('turn_id') == probe
+                                  for e in rig.traced('input')), what='the probe heard')
         assert rig.step('s', 'refresh', after=probe).ok
 
     send()

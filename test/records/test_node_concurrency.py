@@ -39,14 +39,14 @@ def held(monkeypatch):
     release.set()
 
 
-def _start(ros, tmp_path) -> tuple[Client, str]:
-    ros.add(LearningRecords, parameter_overrides=[
+def _start(ros, tmp_path) -> tuple[Client, str, LearningRecords]:
+    node = ros.add(LearningRecords, parameter_overrides=[
         Parameter('store_path', value=str(tmp_path / 'records.sqlite3'))])
     client = Client(ros)
     client.ok('register_learner', learner_id='l1', display_name='林小雨')
     pair = client.ok('create_pair', learner_id='l1', learner_display_name='林小雨',
                      provider='p', model='m', display_name='小智')['pair_id']
-    return client, pair
+    return client, pair, node
 
 
 def _send(client: Client, tool: str, **args):
@@ -59,7 +59,7 @@ def _send(client: Client, tool: str, **args):
     ('create_course', 'get_context'),            # a slow write, a read
 ])
 def test_a_cheap_call_is_answered_while_a_slow_one_runs(ros, tmp_path, held, slow, cheap):
-    client, pair = _start(ros, tmp_path)
+    client, pair, _ = _start(ros, tmp_path)
     held(slow)
     slow_args = {'pair_id': pair, **({'title': '力学'} if slow == 'create_course' else {})}
     pending = _send(client, slow, **slow_args)
@@ -90,4 +90,41 @@ def test_a_read_sees_the_last_commit_never_a_write_in_progress(tmp_path):
         assert not reader.is_alive()
     count()
     assert seen == [1, 2]
+    store.close()
+
+
+def test_an_event_written_while_a_wait_parks_still_wakes_it(ros, tmp_path):
+    """The gap between a live_wait's first look (on a worker) and its parking: an event
+    committed there is found when it parks, not missed until the timeout."""
+    client, pair, records = _start(ros, tmp_path)
+    found = records._active_pair
+
+    def active_pair_then_a_write() -> str:          # runs in exactly that gap
+        assert records.records.call('adhoc_learner_send', {'pair_id': pair, 'text': '老师'}).ok
+        return found()
+    records._active_pair = active_pair_then_a_write
+    answer = ros.wait(_send(client, 'live_wait', timeout_s=20), timeout=30.0)
+    result = json.loads(answer.result_json)
+    assert answer.ok and not result['timeout'] and result['events'], result
+
+
+@pytest.mark.parametrize('where', [':memory:', 'file'])
+def test_a_read_tool_that_writes_is_refused_and_writes_nothing(tmp_path, monkeypatch, where):
+    """A tool declared a read runs read-only on both kinds of store: a write is a bug."""
+    store = Store(':memory:' if where == ':memory:' else tmp_path / 'records.sqlite3')
+    records = Records(store)
+    assert records.call('register_learner', {'learner_id': 'l1', 'display_name': '甲'}).ok
+    pair = records.call('create_pair', {'learner_id': 'l1', 'learner_display_name': '甲',
+                                        'provider': 'p', 'model': 'm',
+                                        'display_name': 'd'}).result['pair_id']
+
+    def writes(context, args):
+        context.store.run("INSERT INTO learner VALUES ('l2', '乙', 't')")
+        return {}
+    monkeypatch.setitem(TOOLS, 'get_context', dataclasses.replace(TOOLS['get_context'],
+                                                                  run=writes))
+    refused = records.call('get_context', {'pair_id': pair})
+    assert (refused.ok, refused.code) == (False, 'INTERNAL')
+    assert store.one('SELECT count(*) AS n FROM learner')['n'] == 1
+    assert records.call('register_learner', {'learner_id': 'l3', 'display_name': '丙'}).ok
     store.close()
