@@ -56,7 +56,7 @@ class PairArgs(Args):
     pair_id: str = ''
 
 
-PAIRS_LISTED = 20       # active pairs a refusal lists (the rest are named by the operators' CLI)
+PAIRS_LISTED = 20       # active pairs a refusal lists (a school has hundreds: name the pair_id)
 
 
 @dataclass(frozen=True)

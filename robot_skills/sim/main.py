@@ -9,10 +9,12 @@ file the launch files use), and the director printing the timeline. All nodes
 share one ``MultiThreadedExecutor``: the skills and the mock robots never block
 in a callback, so two threads keep every robot responsive on two cores.
 
-``--report DIR`` and ``--record FILE`` add a recorder node; when the run ends
-it writes the HTML report (``report.py``) and the rosbag2 MCAP file
-(``bag.py``). The mocks then publish joint states at ``RECORDED_JOINT_RATE``,
-so a gesture of a fast simulation is still caught at its furthest point.
+``--report DIR`` and ``--record FILE`` add a recorder node; when the scenario
+ends (or a console run is stopped) it writes the HTML report (``report.py``)
+and the rosbag2 MCAP file (``bag.py``); a scenario stopped by a signal writes
+neither, so it still exits within the 2 s ``ros2 launch`` allows. The mocks
+then publish joint states at ``RECORDED_JOINT_RATE``, so a gesture of a fast
+simulation is still caught at its furthest point.
 """
 
 from __future__ import annotations
@@ -133,9 +135,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.console:
                 _start_console(director, list(robots.robots))
             spin(executor, director.done)
-        status = director.done.result() if director.done.done() else 0
-        if recorder is not None:
-            _write(args, scenario, status, lines, recorder, list(robots.robots))
+        finished = director.done.done()
+        status = director.done.result() if finished else 0
+        # a scenario stopped by a signal exits at once (ros2 launch allows 2 s): no report;
+        # a console run only ends that way, so it writes one
+        if recorder is not None and (finished or args.console):
+            status = _write(args, scenario, status, lines, recorder, list(robots.robots))
         return status
     except stop.Stopped:
         return 0
@@ -149,12 +154,23 @@ def _tee(line: str, lines: list[str]) -> None:
 
 
 def _write(args: argparse.Namespace, scenario: Scenario | None, status: int, lines: list[str],
-           recorder: Recorder, robots: list[str]) -> None:
-    """The report and the bag of a finished run (the nodes are still up, nothing spins).
+           recorder: Recorder, robots: list[str]) -> int:
+    """The report and the bag of a finished run (the nodes are still up, nothing spins);
+    the run's status, or 1 when one of them could not be written.
 
     Imported here: matplotlib, yourdfpy and trimesh take about three seconds to load,
     which a run that writes neither should not pay.
     """
+    try:
+        _files(args, scenario, status, lines, recorder, robots)
+    except (OSError, ValueError, RuntimeError) as error:
+        print(f'cannot write the report or the recording: {error}', file=sys.stderr)
+        return 1
+    return status
+
+
+def _files(args: argparse.Namespace, scenario: Scenario | None, status: int, lines: list[str],
+           recorder: Recorder, robots: list[str]) -> None:
     from robot_skills.sim import bag, report
 
     messages = recorder.messages
