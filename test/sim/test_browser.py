@@ -25,6 +25,15 @@ def chromium(tmp_path_factory):
     if BROWSER is None:
         pytest.skip('headless Chromium not found: scripts/setup-env installs Debian\'s chromium '
                     'when run as root; elsewhere: sudo apt-get install chromium')
+    try:
+        version = subprocess.run([BROWSER, '--version'], capture_output=True, text=True,
+                                 timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        version = subprocess.CompletedProcess([BROWSER], 1, '', str(error))
+    if version.returncode != 0 or 'chrom' not in version.stdout.lower():
+        pytest.skip(f'{BROWSER} does not run here (a snap stub in a container?): '
+                    f'{(version.stderr or version.stdout).strip()[:200]}; install Debian\'s '
+                    'chromium package')
     profile = tmp_path_factory.mktemp('chromium-profile')
 
     def run(*args: str) -> subprocess.CompletedProcess:
