@@ -16,7 +16,9 @@ a 30-lesson course check <= 100 ms, RSS within 20 MB of the start.
 ``ROBOT_SKILLS_SCALE`` picks the sizes (default ``10,100,1000``); stores are built in
 ``build/bench-scale/`` and reused by the next run when the builders and the schema
 have not changed (their hash is in the file name; the coordinator's also needs the
-same day); the nodes run on copies, so a run never changes what the next one reads.
+same day: delete the folder after changing the tools themselves); the nodes run on
+copies, so a run never changes what the next one reads. Routing is timed with no
+dedupe window, so every decision commits its write.
 """
 
 from __future__ import annotations
@@ -235,7 +237,8 @@ def _during(probe: Probe, send, learners: list[school.Learner]) -> dict:
 
 def _coordinator_over_ros(path: Path, learner_ids: list[str], size: int) -> dict[str, dict]:
     namespace = f'/scale{os.getpid()}_c{size}'
-    node = start(['learning_coordinator'], namespace, params=('-p', f'store_path:={path}'))
+    node = start(['learning_coordinator'], namespace, params=(
+        '-p', f'store_path:={path}', '-p', 'dedupe_window:=0.0'))    # every decision writes
     probe = Probe(namespace)
     health = probe.node.create_client(HealthCheck, 'coordinator/health_check',
                                       qos_profile=DEEP_QOS)
