@@ -43,8 +43,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
-import contextlib
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict
 from datetime import date
 from functools import lru_cache
@@ -216,7 +215,7 @@ class Store:
             finally:
                 self._depth -= 1
 
-    def batch(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+    def batch(self) -> AbstractContextManager[sqlite3.Connection]:
         """Several writes in one transaction (one commit, one fsync): all or none."""
         return self._transaction()
 
@@ -319,6 +318,9 @@ class Store:
         unknown = set(changes) - LinkageRecord.editable()
         if unknown:
             raise ValueError(f'these fields cannot be corrected: {sorted(unknown)}')
+        if 'date' in changes and not _day(changes['date']):
+            raise ValueError('date: a day as YYYY-MM-DD (the monthly report reads dates as '
+                             'text ranges)')
         with self._transaction():
             row = self._db.execute(f'SELECT record_id, {", ".join(COLUMNS)} FROM linkage '
                                    'WHERE learner_id = ? AND record_id = ?',
@@ -429,6 +431,17 @@ class Store:
         no index can serve)."""
         return self._rows('SELECT session_id, kind, body FROM handover WHERE kind = ? '
                           'ORDER BY handover_id', (kind,))
+
+
+def _day(value: object) -> bool:
+    """Whether ``value`` is a real day written YYYY-MM-DD."""
+    if not isinstance(value, str) or len(value) != 10 or value[4] != '-' or value[7] != '-':
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def month_range(month: str) -> tuple[str, str]:

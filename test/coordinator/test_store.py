@@ -117,6 +117,9 @@ def test_a_correction_is_checked_and_a_bad_one_changes_nothing(path):
     with pytest.raises(ValueError, match='cannot be corrected'):
         store.correct('l1', rid, {'learner_id': 'l2'})
     assert store.correct('l2', rid, {'mastered': False}) is None       # not theirs
+    for day in ('2026-2-5', '20261205', '2026-13-01', 5, '2026-11-31'):  # months are text ranges
+        with pytest.raises(ValueError, match='YYYY-MM-DD'):
+            store.correct('l1', rid, {'date': day})
     assert [(r.concept, r.mastered) for r in store.records('l1')] == [('二次函数', True)]
 
 
