@@ -16,6 +16,8 @@ import os
 import re
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from collections.abc import Iterable
 
 from robot_skills.runtime import database
@@ -48,6 +50,19 @@ def _from_the_product() -> bool:
             return PRODUCT in path
         frame = frame.f_back
     return False
+
+
+@contextmanager
+def captured() -> Iterator[dict[str, str]]:
+    """The statements issued inside the block, by shape (``SEEN`` keeps them too)."""
+    before = dict(SEEN)
+    SEEN.clear()
+    inside: dict[str, str] = {}
+    try:
+        yield inside
+    finally:
+        inside.update(SEEN)
+        SEEN.update(before)
 
 
 def collect() -> None:

@@ -36,18 +36,16 @@ def school(tmp_path_factory):
     ids = {'pair_id': learner.pair_id, 'lesson_id': learner.lesson_ids[3],
            'exercise_id': learner.exercise_id, 'submission_id': learner.submission_id,
            'live_session_id': learner.live_session_id}
-    before = dict(sql_statements.SEEN)
-    sql_statements.SEEN.clear()
-    for tool in READS:
-        args = {name: value for name, value in ids.items()
-                if name in records_args(tool)}
-        assert records.call(tool, args).ok, tool
-    assert records.call('verify_prep', {'pair_id': learner.pair_id,
-                                        'course_id': learner.course_id}).ok
-    assert records.call('get_context', {}).ok          # the one active pair, found
+    with sql_statements.captured() as reads:
+        for tool in READS:
+            args = {name: value for name, value in ids.items()
+                    if name in records_args(tool)}
+            assert records.call(tool, args).ok, tool
+        assert records.call('verify_prep', {'pair_id': learner.pair_id,
+                                            'course_id': learner.course_id}).ok
+        assert records.call('get_context', {}).ok          # the one active pair, found
     # the reads ran on the per-thread read-only connections: those are traced too
-    assert len(sql_statements.SEEN) >= 30, len(sql_statements.SEEN)
-    sql_statements.SEEN.update(before)
+    assert len(reads) >= 30, len(reads)
     yield store
     store.close()
 

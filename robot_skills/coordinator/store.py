@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict
 from datetime import date
@@ -230,12 +230,6 @@ class Store:
     def _one(self, sql: str, parameters: tuple = ()) -> tuple | None:
         rows = self._rows(sql, parameters)
         return rows[0] if rows else None
-
-    def trace(self, callback: Callable[[str], None] | None) -> None:
-        """``set_trace_callback`` on every connection of the store, now and later (tests)."""
-        with self._lock:
-            self._db.set_trace_callback(callback)
-        self._readers.set_trace(callback)
 
     @property
     def version(self) -> int:

@@ -33,7 +33,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -108,7 +108,6 @@ class Readers:
         self.path = path
         self.busy_timeout = busy_timeout
         self.row_factory = row_factory
-        self.trace: Callable[[str], None] | None = None
         self._local = threading.local()
         self._open: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -125,18 +124,9 @@ class Readers:
                     raise sqlite3.ProgrammingError('the store is closed')
                 db = open_reader(self.path, self.busy_timeout)
                 db.row_factory = self.row_factory
-                if self.trace is not None:        # else keep what open_reader set up
-                    db.set_trace_callback(self.trace)
                 self._open.append(db)
             self._local.db = db
         return db
-
-    def set_trace(self, callback: Callable[[str], None] | None) -> None:
-        """``set_trace_callback`` on every read connection, now and later."""
-        with self._lock:
-            self.trace = callback
-            for db in self._open:
-                db.set_trace_callback(callback)
 
     def close(self) -> None:
         with self._lock:

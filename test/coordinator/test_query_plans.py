@@ -4,8 +4,8 @@ A small school is built by the bench's own builder (``bench.scale_coordinator``:
 a year of requests and reminder syncs through the service), then the service is
 driven through every flow the node serves (requests of every kind, handovers,
 the monthly report, the health check, consent, every privacy action, the
-purge) with ``set_trace_callback`` on every connection of the store (writer and
-readers). Each statement issued, and each coordinator statement the rest of the
+purge) while ``sql_statements`` collects what every connection of the store
+(writer and readers) issues. Each statement issued, and each coordinator statement the rest of the
 suite issued (``sql_statements.SEEN``, when it runs in the same session), is
 planned with ``EXPLAIN QUERY PLAN`` against the built store; a ``SCAN`` of any
 table fails. Every table of the coordinator grows with learners.
@@ -88,16 +88,10 @@ def _drive(service: CoordinatorService, learner: str, now: datetime) -> None:
 def test_no_statement_scans_a_table_that_grows_with_learners(school):
     path, learners, now = school
     store = Store(path)
-    seen: dict[str, str] = {}
-
-    def collect(statement: str) -> None:
-        if not sql_statements.SKIPPED.match(statement):
-            seen.setdefault(sql_statements.shape(statement), statement)
-    store.trace(collect)
     try:
-        _drive(CoordinatorService(_coordinator(), store, Windows()), learners[1], now)
+        with sql_statements.captured() as seen:
+            _drive(CoordinatorService(_coordinator(), store, Windows()), learners[1], now)
     finally:
-        store.trace(None)
         store.close()
     ours = set(seen)
     statements = [*seen.values(), *(s for shape, s in sql_statements.SEEN.items()
