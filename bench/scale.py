@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import rclpy
 from rclpy.executors import SingleThreadedExecutor
@@ -113,35 +114,39 @@ def _digest(builder: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
-def _school(path: Path, size: int) -> list[school.Learner]:
+def _kept(path: Path, stale: str, make: Callable[[], object]) -> Any:
+    """What ``make()`` returned when it built ``path`` (kept beside it as JSON); built only
+    when this exact store is not kept already, replacing the ``stale`` ones."""
     index = path.with_suffix('.json')
-    if path.exists() and index.exists():
-        return [school.Learner(**entry) for entry in json.loads(index.read_text())]
-    for stale in path.parent.glob(f'records-{size}-*'):
-        stale.unlink()
-    began = time.perf_counter()
-    built = school.build(str(path), size, workers=2 if size >= 100 else 1,
-                         progress=_progress('records', size))
-    print(f'records, {size} learners: {built.calls:,} tool calls in '
-          f'{time.perf_counter() - began:.0f} s, {built.size_bytes / 2**20:.0f} MB; per learner '
-          f'first {_mean(built.learners[:max(1, size // 10)]):.2f} s, last '
-          f'{_mean(built.learners[-max(1, size // 10):]):.2f} s', flush=True)
-    index.write_text(json.dumps([learner.__dict__ for learner in built.learners]))
-    return built.learners
+    if not (path.exists() and index.exists()):
+        for old in path.parent.glob(stale):
+            old.unlink()
+        index.write_text(json.dumps(make()))
+    return json.loads(index.read_text())
+
+
+def _school(path: Path, size: int) -> list[school.Learner]:
+    def make() -> list[dict]:
+        began = time.perf_counter()
+        built = school.build(str(path), size, workers=2 if size >= 100 else 1,
+                             progress=_progress('records', size))
+        tenth = max(1, size // 10)
+        print(f'records, {size} learners: {built.calls:,} tool calls in '
+              f'{time.perf_counter() - began:.0f} s, {built.size_bytes / 2**20:.0f} MB; per '
+              f'learner first {_mean(built.learners[:tenth]):.2f} s, last '
+              f'{_mean(built.learners[-tenth:]):.2f} s', flush=True)
+        return [learner.__dict__ for learner in built.learners]
+    return [school.Learner(**entry) for entry in _kept(path, f'records-{size}-*', make)]
 
 
 def _coordinator(path: Path, size: int) -> list[str]:
-    index = path.with_suffix('.json')
-    if path.exists() and index.exists():
-        return json.loads(index.read_text())
-    for stale in path.parent.glob(f'coordinator-{size}-*'):
-        stale.unlink()
-    began = time.perf_counter()
-    ids = scale_coordinator.build(str(path), size)
-    print(f'coordinator, {size} learners: built in {time.perf_counter() - began:.0f} s, '
-          f'{path.stat().st_size / 2**20:.0f} MB', flush=True)
-    index.write_text(json.dumps(ids))
-    return ids
+    def make() -> list[str]:
+        began = time.perf_counter()
+        ids = scale_coordinator.build(str(path), size)
+        print(f'coordinator, {size} learners: built in {time.perf_counter() - began:.0f} s, '
+              f'{path.stat().st_size / 2**20:.0f} MB', flush=True)
+        return ids
+    return _kept(path, f'coordinator-{size}-*', make)
 
 
 def _progress(what: str, size: int) -> Callable[[int, float], None]:
