@@ -32,7 +32,17 @@ def test_mock_hardware_runs_as_a_process_in_a_namespace(ros):
         log = Recorder(probe, HardwareCommand, 'mock_hardware/commands')
         client = ActionClient(probe, Speak, 'tts/speak')
         ros.until(client.server_is_ready, timeout=30.0, what='mock_hardware process')
-        handle = ros.wait(client.send_goal_async(Speak.Goal(message='你好，我在另一个进程里。')))
+        # a server just discovered may drop its first responses (Fast DDS: "failed to send
+        # response"): send until one comes back; a goal whose answer was lost still ran
+        handles = []
+
+        def accepted() -> bool:
+            future = client.send_goal_async(Speak.Goal(message='你好，我在另一个进程里。'))
+            ros.executor.spin_until_future_complete(future, timeout_sec=2.0)
+            handles.extend([future.result()] if future.done() else [])
+            return bool(handles)
+        ros.until(accepted, timeout=30.0, what='a goal answered')
+        handle = handles[0]
         assert ros.wait(handle.get_result_async()).result.state == 'completed'
         ros.until(lambda: log.messages, what='command log')
         assert (log.messages[0].device, log.messages[0].action) == ('tts', 'speak')
