@@ -17,6 +17,7 @@ from fsrs import Card, Rating, Scheduler
 from pydantic import Field
 
 from robot_skills.records.errors import validation
+from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 RATINGS = {'again': Rating.Again, 'hard': Rating.Hard, 'good': Rating.Good, 'easy': Rating.Easy}
@@ -165,7 +166,7 @@ class Reviewed(Out):
     difficulty: float | None
 
 
-@tool('review_flashcard', ReviewFlashcard, Reviewed)
+@tool('review_flashcard', ReviewFlashcard, Reviewed, who=LEARNER)
 def review_flashcard(context: Context, args: ReviewFlashcard) -> dict:
     """The learner reviews a card (learner side): FSRS schedules the next review."""
     pair_id = context.pair(args.pair_id)

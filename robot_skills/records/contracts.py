@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from robot_skills.records.errors import conflict, not_found, validation
+from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 CLASS_C = ('reminder_channel', 'reminder_channels', 'notification_channel', 'channels', 'push',
@@ -154,7 +155,7 @@ class Established(Out):
     replayed: bool = False
 
 
-@tool('establish_contract', Establish, Established)
+@tool('establish_contract', Establish, Established, who=LEARNER)
 def establish_contract(context: Context, args: Establish) -> dict:
     """The learner signs a proposed contract (learner side, the /contract page), having
     turned the Class B knobs and the cadence if she wished, and chosen her Class C terms."""

@@ -23,6 +23,7 @@ from pydantic import Field, model_validator
 from robot_skills.records import prep
 from robot_skills.records.contracts import current_or_refuse
 from robot_skills.records.errors import conflict, not_found
+from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 
@@ -244,7 +245,7 @@ class Progress(Out):
     progress: Literal['in_progress', 'completed_declared']
 
 
-@tool('declare_lesson_progress', DeclareProgress, Progress)
+@tool('declare_lesson_progress', DeclareProgress, Progress, who=LEARNER)
 def declare_lesson_progress(context: Context, args: DeclareProgress) -> dict:
     """The learner declares a published lesson started or learned (learner side); never back."""
     pair_id = context.pair(args.pair_id)

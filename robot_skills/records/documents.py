@@ -15,6 +15,7 @@ import re
 from pydantic import Field
 
 from robot_skills.records.errors import validation
+from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 FRONTMATTER = re.compile(r'\A---\s*\n(.*?)\n---\s*\n', re.DOTALL)
@@ -121,7 +122,7 @@ class Highlighted(Out):
     start: int
 
 
-@tool('add_highlight', AddHighlight, Highlighted)
+@tool('add_highlight', AddHighlight, Highlighted, who=LEARNER)
 def add_highlight(context: Context, args: AddHighlight) -> dict:
     """The learner highlights a passage (learner side): the quote must be in the text."""
     pair_id = context.pair(args.pair_id)

@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from robot_skills.records.errors import conflict
+from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 INCORRECT_BELOW = 60.0
@@ -107,7 +108,7 @@ class Submitted(Out):
     status: Literal['submitted']
 
 
-@tool('submit_exercise', Submit, Submitted)
+@tool('submit_exercise', Submit, Submitted, who=LEARNER)
 def submit_exercise(context: Context, args: Submit) -> dict:
     """The learner submits an answer (learner side): pending until graded."""
     pair_id = context.pair(args.pair_id)

@@ -37,6 +37,7 @@ from pydantic import AwareDatetime, Field, model_validator
 from robot_skills.records.calibration import confidence_judgement
 from robot_skills.records.closure import REFLECTIONS, Facts, progress_of
 from robot_skills.records.errors import conflict, permission, validation
+from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 FIRST_LESSON_FOR_HYPOTHESES = 3
@@ -165,7 +166,7 @@ class VerdictSet(Out):
     allowed_for_teaching: bool
 
 
-@tool('set_hypothesis_verdict', Verdict, VerdictSet)
+@tool('set_hypothesis_verdict', Verdict, VerdictSet, who=LEARNER)
 def set_hypothesis_verdict(context: Context, args: Verdict) -> dict:
     """The learner rules on a hypothesis (learner side): confirmed, rejected or frozen."""
     pair_id = context.pair(args.pair_id)

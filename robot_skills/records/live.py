@@ -26,6 +26,7 @@ from robot_skills.records.closure import Facts, progress_of
 from robot_skills.records.errors import ToolError, conflict, validation
 from robot_skills.records.frame import read_frame
 from robot_skills.records.ids import plain
+from robot_skills.records.roles import AGENT, LEARNER, SHARED_READ
 from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
 
 CONTRACT_VERSION = 'v3'
@@ -96,7 +97,7 @@ class Whole(Out):
     responses: list[dict]
 
 
-@tool('live_session_get', SessionArgs, Whole, reads=True)
+@tool('live_session_get', SessionArgs, Whole, reads=True, who=SHARED_READ)
 def live_session_get(context: Context, args: SessionArgs) -> dict:
     """The whole session: the session, every move and every response."""
     pair_id = context.pair(args.pair_id)
@@ -183,7 +184,7 @@ class Responded(Out):
     response_id: str
 
 
-@tool('live_learner_respond', Respond, Responded)
+@tool('live_learner_respond', Respond, Responded, who=LEARNER)
 def live_learner_respond(context: Context, args: Respond) -> dict:
     """The learner answers in the live room (learner side): an event for the agent's wait."""
     pair_id = context.pair(args.pair_id)
@@ -209,7 +210,7 @@ class Bell(Out):
     learner_close_declared_at: str
 
 
-@tool('live_declare_close', SessionArgs, Bell)
+@tool('live_declare_close', SessionArgs, Bell, who=LEARNER)
 def live_declare_close(context: Context, args: SessionArgs) -> dict:
     """The learner rings the close bell in the live room (learner side)."""
     pair_id = context.pair(args.pair_id)
@@ -244,7 +245,7 @@ def live_snapshot_write(context: Context, args: SnapshotArgs) -> dict:
     return {'snapshot_id': snapshot_id, 'live_session_id': args.live_session_id, 'at': now}
 
 
-@tool('live_snapshot_get_latest', SessionArgs, Snapshot, reads=True)
+@tool('live_snapshot_get_latest', SessionArgs, Snapshot, reads=True, who=SHARED_READ)
 def live_snapshot_get_latest(context: Context, args: SessionArgs) -> dict:
     """The session's latest snapshot: with the moves after it, the minimum to resume."""
     pair_id = context.pair(args.pair_id)
@@ -535,7 +536,7 @@ class Thread(Out):
     messages: list[dict]
 
 
-@tool('adhoc_thread_get', ThreadGet, Thread)
+@tool('adhoc_thread_get', ThreadGet, Thread, who=AGENT | LEARNER)
 def adhoc_thread_get(context: Context, args: ThreadGet) -> dict:
     """Get or create the pair's long-lived thread; only messages after an id when given."""
     pair_id = context.pair(args.pair_id)
@@ -583,7 +584,7 @@ class LearnerSend(PairArgs):
     text: str = Field(min_length=1, max_length=20000)
 
 
-@tool('adhoc_learner_send', LearnerSend, Sent)
+@tool('adhoc_learner_send', LearnerSend, Sent, who=LEARNER)
 def adhoc_learner_send(context: Context, args: LearnerSend) -> dict:
     """The learner writes in the thread (learner side): an event for the agent's wait."""
     pair_id = context.pair(args.pair_id)

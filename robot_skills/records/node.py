@@ -2,7 +2,12 @@
 
 Service ``records/call`` (RecordsCall): a tool name and its arguments as
 JSON in; ``ok``, ``code``, ``result_json``, ``error`` out, exactly what the
-Python API and the command line answer. Each call is one SQLite transaction,
+Python API and the command line answer. It is the agent's: a learner-side
+tool is refused there with PERMISSION. The learner's pages call
+``records/learner/call`` (RecordsLearnerCall, with her ``learner_id``: her
+pairs only) and the operators' tools ``records/operator/call`` (RecordsCall),
+so that a deployment governs each with SROS2 (``config/sros2/policy.xml``);
+the roles themselves are checked in the core (``roles.py``). Each call is one SQLite transaction,
 committed (synchronous FULL) before the answer leaves: an acknowledged write
 survives a crash of the node. Every call is traced on ``skill_events`` by
 tool, code and the argument a refusal names, never by its words or error text
@@ -29,7 +34,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
@@ -39,6 +44,7 @@ from rclpy.task import Future
 from robot_skills.model import wire
 from robot_skills.records.api import TOOLS, Records, Result, Store
 from robot_skills.records.live import MAX_WAIT
+from robot_skills.records.roles import OPERATOR, Principal, agent, learner
 from robot_skills.runtime.database import BUSY_TIMEOUT
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
@@ -46,7 +52,7 @@ from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.workers import Workers, wake
 from robot_skills_interfaces.msg import RecordsEvent
-from robot_skills_interfaces.srv import RecordsCall
+from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
 SKILL = 'learning_records'
 EVENTS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
@@ -83,29 +89,58 @@ class LearningRecords(GuardedNode):
         self._waiting: list[tuple[str, Future]] = []
         self._published = self._last_seq()
         self._events = self.create_publisher(RecordsEvent, 'records/live_events', EVENTS)
-        self.create_service(RecordsCall, 'records/call', self._on_call,
-                            callback_group=ReentrantCallbackGroup())
+        calls = ReentrantCallbackGroup()
+        self.create_service(RecordsCall, 'records/call', self._on_agent_call,
+                            callback_group=calls)
+        self.create_service(RecordsLearnerCall, 'records/learner/call', self._on_learner_call,
+                            callback_group=calls)
+        self.create_service(RecordsCall, 'records/operator/call', self._on_operator_call,
+                            callback_group=calls)
         self.report('store', store_part(self.store, self.store.version))
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
 
-    async def _on_call(self, request: RecordsCall.Request,
-                       response: RecordsCall.Response) -> RecordsCall.Response:
-        result = await self._workers.run(self._call, request.tool, request.args_json)
-        if request.tool == 'live_wait' and result.ok and result.result['timeout']:
-            result = await self._wait(request.args_json, result)
+    async def _on_agent_call(self, request: RecordsCall.Request,
+                             response: RecordsCall.Response) -> RecordsCall.Response:
+        return await self._answer(agent(), request, response)
+
+    async def _on_learner_call(self, request: RecordsLearnerCall.Request,
+                               response: RecordsLearnerCall.Response
+                               ) -> RecordsLearnerCall.Response:
+        if not request.learner_id or len(request.learner_id) > 200:
+            response.ok, response.code, response.result_json = False, 'VALIDATION', '{}'
+            response.error = 'learner_id: 1 to 200 characters'
+            self.tracer.emit('call', 'unknown', detail={'ok': False, 'code': 'VALIDATION',
+                                                        'field': 'learner_id',
+                                                        'role': 'learner'})
+            return response
+        return await self._answer(learner(request.learner_id), request, response)
+
+    async def _on_operator_call(self, request: RecordsCall.Request,
+                                response: RecordsCall.Response) -> RecordsCall.Response:
+        return await self._answer(OPERATOR, request, response)
+
+    async def _answer(self, principal: Principal, request: Any, response: Any) -> Any:
+        result = await self.serve(principal, request.tool, request.args_json)
         response.ok, response.code, response.error = result.ok, result.code, result.error
         response.result_json = result.to_json()
-        # a refusal is an answer, not a fault of the node: traced and logged at info, by its
-        # code and the argument it names (never the words it may quote)
-        tool = request.tool if request.tool in TOOLS else 'unknown'
-        self.tracer.emit('call', tool, detail={'ok': result.ok, 'code': result.code,
-                                               'field': result.field})
         return response
 
-    def _call(self, tool: str, args: str | dict) -> Result:
+    async def serve(self, principal: Principal, tool: str, args_json: str) -> Result:
+        """One call as ``principal``, a live_wait parked until its event; traced by tool,
+        code, the argument a refusal names and the caller's role (never the words)."""
+        result = await self._workers.run(self._call, tool, args_json, principal)
+        if tool == 'live_wait' and result.ok and result.result['timeout']:
+            result = await self._wait(args_json, result, principal)
+        # a refusal is an answer, not a fault of the node: traced and logged at info
+        self.tracer.emit('call', tool if tool in TOOLS else 'unknown',
+                         detail={'ok': result.ok, 'code': result.code, 'field': result.field,
+                                 'role': principal.role.value})
+        return result
+
+    def _call(self, tool: str, args: str | dict, principal: Principal) -> Result:
         """One call (on a worker thread), then the live events it appended, published."""
-        result = self.records.call(tool, args)
+        result = self.records.call(tool, args, principal)
         if tool not in TOOLS or TOOLS[tool].reads:
             return result
         with self._lock:        # in seq order, each once; a wait is settled once (_settle)
@@ -132,13 +167,13 @@ class LearningRecords(GuardedNode):
         if not future.done():
             future.set_result(woken)
 
-    async def _wait(self, args_json: str, first: Result) -> Result:
+    async def _wait(self, args_json: str, first: Result, principal: Principal) -> Result:
         """Park a live_wait that found nothing until an event for its pair, or its timeout."""
         args = wire.json_object(args_json, 'args_json', self.guard.limits)   # parsed once before
         timeout = float(args.get('timeout_s', MAX_WAIT))
         if timeout <= 0:
             return first
-        pair_id = args.get('pair_id') or await self._workers.run(self._active_pair)
+        pair_id = args.get('pair_id') or await self._workers.run(self._active_pair, principal)
         waiting = (pair_id, Future())
         with self._lock:
             self._waiting.append(waiting)
@@ -164,11 +199,11 @@ class LearningRecords(GuardedNode):
             return first
         again = ({**args, 'timeout_s': 0, 'since': first.result['cursor']}
                  if not args.get('consumer_id') else {**args, 'timeout_s': 0})
-        return await self._workers.run(self._call, 'live_wait', again)
+        return await self._workers.run(self._call, 'live_wait', again, principal)
 
-    def _active_pair(self) -> str:
+    def _active_pair(self, principal: Principal) -> str:
         with self.store.read():
-            return self.records.context.pair()
+            return replace(self.records.context, principal=principal).pair()
 
     def _last_seq(self) -> int:
         return self.store.one('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s']

@@ -15,6 +15,7 @@ from pydantic import Field
 from robot_skills.records.errors import ToolError, conflict, validation
 from typing import Literal
 
+from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Args, Context, Out, tool
 
 Text = Field(min_length=1, max_length=200)
@@ -30,9 +31,10 @@ class Registered(Out):
     registered: Literal['now', 'already']
 
 
-@tool('register_learner', RegisterLearner, Registered)
+@tool('register_learner', RegisterLearner, Registered, who=LEARNER)
 def register_learner(context: Context, args: RegisterLearner) -> dict:
     """The learner registers her own display name (learner side, first-run page)."""
+    context.learner(args.learner_id)
     existing = context.store.one('SELECT display_name FROM learner WHERE learner_id = ?',
                                  args.learner_id)
     if existing is not None:
@@ -71,6 +73,7 @@ class PairMade(Out):
 @tool('create_pair', CreatePair, PairMade)
 def create_pair(context: Context, args: CreatePair) -> dict:
     """Create a learner-agent pair: only with her registered name, verbatim; one active pair."""
+    context.learner(args.learner_id)
     learner = context.store.one('SELECT display_name FROM learner WHERE learner_id = ?',
                                 args.learner_id)
     if learner is None:

@@ -23,6 +23,7 @@ from pydantic import Field, field_validator
 from robot_skills.records.closure import REFLECTIONS
 from robot_skills.records.contracts import current
 from robot_skills.records.live import pending_items
+from robot_skills.records.roles import SHARED_READ
 from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 STALE_AFTER = timedelta(days=30)
@@ -315,7 +316,7 @@ class LessonBack(Out):
     content_markdown: str | None = None
 
 
-@tool('get_lesson', LessonRead, LessonBack, reads=True)
+@tool('get_lesson', LessonRead, LessonBack, reads=True, who=SHARED_READ)
 def get_lesson(context: Context, args: LessonRead) -> dict:
     """A lesson of this pair: structure and metadata; the whole text only when asked."""
     pair_id = context.pair(args.pair_id)
@@ -351,7 +352,7 @@ class ExerciseBack(Out):
     course_id: str
 
 
-@tool('get_exercise', ExerciseRead, ExerciseBack, reads=True)
+@tool('get_exercise', ExerciseRead, ExerciseBack, reads=True, who=SHARED_READ)
 def get_exercise(context: Context, args: ExerciseRead) -> dict:
     """An exercise of this pair, with its reference answer (teacher side only)."""
     pair_id = context.pair(args.pair_id)
@@ -382,7 +383,7 @@ class SubmissionBack(Out):
     course_id: str
 
 
-@tool('get_submission', SubmissionRead, SubmissionBack, reads=True)
+@tool('get_submission', SubmissionRead, SubmissionBack, reads=True, who=SHARED_READ)
 def get_submission(context: Context, args: SubmissionRead) -> dict:
     """A submission of this pair with its exercise chain."""
     pair_id = context.pair(args.pair_id)

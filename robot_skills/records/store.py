@@ -408,6 +408,21 @@ MIGRATIONS = (
     CREATE INDEX message_by_thread ON adhoc_message(thread_id, role, message_id);
     CREATE INDEX live_event_by_pair ON live_event(pair_id, seq);
     ''',
+    # 6 (issue 18): the bearer tokens of the MCP server over HTTP, issued and revoked by the
+    # operators' command line (access.py). Only a hash of each secret is kept.
+    '''
+    CREATE TABLE access_token (
+        token_id TEXT PRIMARY KEY,
+        secret_sha256 TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('agent', 'learner', 'operator')),
+        learner_id TEXT NOT NULL DEFAULT '',
+        pair_ids TEXT NOT NULL DEFAULT '[]',
+        label TEXT NOT NULL DEFAULT '',
+        issued_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        revoked_at TEXT
+    );
+    ''',
 )
 
 

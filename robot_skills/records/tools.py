@@ -23,7 +23,7 @@ import json
 import sqlite3
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -31,7 +31,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from robot_skills.model import wire
 from robot_skills.model.config import describe
-from robot_skills.records.errors import ToolError, not_found, validation
+from robot_skills.records.errors import ToolError, not_found, permission, validation
+from robot_skills.records.roles import AGENT, READER, Principal, Role
 from robot_skills.records.store import Store
 from robot_skills.runtime.database import StoreUnavailableError
 
@@ -67,38 +68,47 @@ class Tool:
     run: Callable[[Context, Any], dict]
     doc: str
     reads: bool = False       # reads only: runs on a snapshot, in parallel with any other call
+    who: frozenset[Role] = AGENT     # the roles that may call it (roles.py)
 
 
 TOOLS: dict[str, Tool] = {}
 Function = Callable[[Any, ArgsT], dict]
 
 
-def tool(name: str, args: type[ArgsT], result: type[Out],
-         reads: bool = False) -> Callable[[Function], Function]:
+def tool(name: str, args: type[ArgsT], result: type[Out], reads: bool = False,
+         who: frozenset[Role] | None = None) -> Callable[[Function], Function]:
     """Register a tool under ``name`` (the document's name where it gives one); ``reads``
-    when it never writes (a write it tried anyway would fail on the read-only snapshot)."""
+    when it never writes (a write it tried anyway would fail on the read-only snapshot);
+    ``who`` the roles that may call it (default: the agent's writes, the agent's and the
+    operators' reads)."""
     def register(function: Function) -> Function:
         TOOLS[name] = Tool(name, args, result, function, (function.__doc__ or '').strip(),
-                           reads)
+                           reads, who if who is not None else READER if reads else AGENT)
         return function
     return register
 
 
 @dataclass
 class Context:
-    """What a tool runs with: the store, the time, and new ids (both injectable for tests)."""
+    """What a tool runs with: the store, the time, new ids (both injectable for tests), and
+    the caller (None: the process that owns the store, e.g. a test, acting unscoped)."""
 
     store: Store
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     new_id: Callable[[str], str] = field(default=lambda prefix: f'{prefix}_{uuid.uuid4().hex[:16]}')
+    principal: Principal | None = None
 
     def now(self) -> str:
         return self.clock().isoformat(timespec='milliseconds')
 
     def pair(self, pair_id: str = '') -> str:
-        """The pair a call acts in: the given one (it must exist), else the one active pair."""
+        """The pair a call acts in: the given one (it must exist and be in the caller's
+        scope), else the one active pair in the caller's scope."""
         if pair_id:
-            if self.store.one('SELECT 1 FROM pair WHERE pair_id = ?', pair_id) is None:
+            row = self.store.one('SELECT learner_id FROM pair WHERE pair_id = ?', pair_id)
+            if not self._may(pair_id, row['learner_id'] if row else None):
+                raise permission(f'{self._who()} may not act in pair {pair_id[:80]!r}')
+            if row is None:
                 raise ToolError('NOT_FOUND', f'no pair {pair_id!r}',
                                 {'available_pairs': self.pairs()[:PAIRS_LISTED]})
             return pair_id
@@ -111,10 +121,39 @@ class Context:
         return active[0]
 
     def pairs(self) -> list[str]:
-        """The first active pairs, oldest first (a school has hundreds: a refusal lists a few)."""
-        return [row['pair_id'] for row in self.store.all(
-            "SELECT pair_id FROM pair WHERE status = 'active' ORDER BY created_at LIMIT ?",
-            PAIRS_LISTED + 1)]
+        """The first active pairs in the caller's scope, oldest first (a school has hundreds:
+        a refusal lists a few)."""
+        scope = self.principal
+        if scope is None or scope.unscoped:
+            rows = self.store.all("SELECT pair_id FROM pair WHERE status = 'active' "
+                                  'ORDER BY created_at LIMIT ?', PAIRS_LISTED + 1)
+        elif scope.learner_id:
+            rows = self.store.all("SELECT pair_id FROM pair WHERE learner_id = ? AND status = "
+                                  "'active' ORDER BY created_at LIMIT ?", scope.learner_id,
+                                  PAIRS_LISTED + 1)
+        else:
+            rows = [row for pair_id in sorted(scope.pair_ids) for row in self.store.all(
+                "SELECT pair_id FROM pair WHERE pair_id = ? AND status = 'active'", pair_id)]
+        return [row['pair_id'] for row in rows]
+
+    def learner(self, learner_id: str) -> str:
+        """``learner_id`` when the caller may act for her (her own, or an agent or operator
+        whose scope holds her); PERMISSION otherwise."""
+        scope = self.principal
+        if scope is not None and not scope.unscoped and scope.learner_id != learner_id:
+            raise permission(f'{self._who()} may not act for another learner')
+        return learner_id
+
+    def _may(self, pair_id: str, learner_id: str | None) -> bool:
+        scope = self.principal
+        if scope is None or scope.unscoped:
+            return True
+        if scope.pair_ids and pair_id not in scope.pair_ids:
+            return False
+        return not scope.learner_id or scope.learner_id == learner_id
+
+    def _who(self) -> str:
+        return self.principal.describe() if self.principal else 'this caller'
 
     def exists(self, table: str, ident: str, pair_id: str) -> bool:
         """Whether ``ident`` is a row of ``table`` in ``pair_id`` (a reference check)."""
@@ -184,11 +223,18 @@ class Records:
         if new_id is not None:
             self.context.new_id = new_id
 
-    def call(self, name: str, arguments: dict | str | None = None) -> Result:
+    def call(self, name: str, arguments: dict | str | None = None,
+             principal: Principal | None = None) -> Result:
+        """Call a tool as ``principal`` (every transport passes its caller's; None is the
+        process owning the store, acting in each tool's own role, unscoped)."""
         found = TOOLS.get(name)
         if found is None:
             return Result(False, 'VALIDATION', error=f'no tool {name[:80]!r}; tools: '
                                                      f'{", ".join(sorted(TOOLS))}')
+        if principal is not None and principal.role not in found.who:
+            roles = ', '.join(sorted(role.value for role in found.who))
+            return Result(False, 'PERMISSION', error=f'{name} is for: {roles}; not for '
+                                                     f'{principal.role.value}')
         data: Any = arguments
         try:
             data = self._object(arguments)
@@ -201,9 +247,10 @@ class Records:
             return Result(False, 'VALIDATION', error='; '.join(describe(error, data)),
                           field=_location(error, found.args))
         store = self.context.store
+        context = replace(self.context, principal=principal)     # per call: calls run in parallel
         try:
             with store.read() if found.reads else store.write():   # a refusal rolls back
-                value = found.run(self.context, args)
+                value = found.run(context, args)
                 checked = found.result.model_validate(value)
         except ToolError as error:
             return _refused(error)
