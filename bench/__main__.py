@@ -15,6 +15,8 @@ meaningful on a noisy host:
   (``bench/discussion.py``);
 * learning_records: a tool call over ROS (a write, a read) and verify_prep of a
   30-lesson course (``bench/records.py``);
+* learning_records over MCP: the same read and write as an MCP tool call over
+  streamable HTTP, and 50 MCP clients writing at once (``bench/mcp_http.py``);
 * throughput of the pure cores on one core (the coordinator's routing decision
   and its monthly report over 10,000 stored records among them);
 * RSS of each node process and of the whole simulation;
@@ -49,7 +51,7 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from bench import coordinator, crisis, discussion, edges, records, startup
+from bench import coordinator, crisis, discussion, edges, mcp_http, records, startup
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
 from robot_skills.classroom.grading import Grader
@@ -290,6 +292,7 @@ def main() -> None:
     coordinated = coordinator.round_trips(min(args.events, 500), len(results) + 1)
     discussed = discussion.round_trips(min(args.events, 600), len(results) + 2)
     recorded = records.round_trips(min(args.events, 500), len(results) + 3)
+    over_mcp = mcp_http.measure(min(args.events, 500), len(results) + 5)
     edged = edges.measure(len(results) + 4)
     started = startup.measure()
     rclpy.shutdown()
@@ -311,6 +314,7 @@ def main() -> None:
     ]
     sim_rss = simulation_rss()
     report(floor, results, cores, sim_rss, lessons, coordinated, discussed, recorded)
+    mcp_http.report(over_mcp, recorded)
     edges.report(edged)
     startup.report(started)
     crisis.report(crisis.measure())
