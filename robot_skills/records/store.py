@@ -423,6 +423,23 @@ MIGRATIONS = (
         revoked_at TEXT
     );
     ''',
+    # 7 (issue 18): the learner's erasure of her own words (erasure.py). The rows stay as
+    # tombstones (ids, times, kinds, grades, counts): the words become '' and erased_at is
+    # set. Final feedback keeps every column but her words, which only an erasure empties.
+    '''
+    ALTER TABLE live_response ADD COLUMN erased_at TEXT;
+    ALTER TABLE adhoc_message ADD COLUMN erased_at TEXT;
+    ALTER TABLE feedback ADD COLUMN erased_at TEXT;
+    DROP TRIGGER feedback_final;
+    CREATE TRIGGER feedback_final BEFORE UPDATE OF feedback_id, pair_id, kind, anchors,
+        source_message_ref, status, note, created_at, updated_at ON feedback
+        WHEN OLD.status IN ('addressed', 'declined')
+        BEGIN SELECT RAISE(ABORT, 'addressed and declined feedback is final'); END;
+    CREATE TRIGGER feedback_words_final BEFORE UPDATE OF text, erased_at ON feedback
+        WHEN OLD.status IN ('addressed', 'declined')
+             AND NOT (NEW.text = '' AND NEW.erased_at IS NOT NULL)
+        BEGIN SELECT RAISE(ABORT, 'addressed and declined feedback is final'); END;
+    ''',
 )
 
 
