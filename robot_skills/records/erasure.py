@@ -9,15 +9,16 @@ notes (their tables are written with positional INSERTs in exercises.py and docu
 they cannot take an ``erased_at`` column until those name their columns: a follow-up).
 
 Copies. No tool copies her text into an event today (the events carry ids), but the
-teacher may quote her in his own notes and any future payload might: every exact copy of an
-erased text of at least ``COPY_CHARS`` characters (a quotation, not a common word), raw or
-JSON-escaped, is replaced by ``MARKER`` in the pair's event and live-event payloads,
-snapshots, live evaluations, session summaries, reflections, post-lesson evaluations,
-hypotheses, grading feedback, receipts and the agent's ad-hoc messages.
+teacher may quote her in its own notes and any future payload might: every exact copy of an
+erased text of at least ``COPY_CHARS`` characters (a quotation, not a common word), in plain
+text or in the strings of a JSON column, is replaced by ``MARKER`` in the pair's event and
+live-event payloads, snapshots, live evaluations, session summaries, reflections,
+post-lesson evaluations, hypotheses, grading feedback, receipts and the agent's ad-hoc
+messages.
 
 Tombstones. The rows stay, with their ids, times, kinds, links and counts; the text becomes
 '' and ``erased_at`` is set. The teaching facts stay, because they are the teacher's record
-of his own acts and the integrity of the rest depends on them: that she answered (and when,
+of its own acts and the integrity of the rest depends on them: that she answered (and when,
 after which move), the grades and the teacher's feedback, the verdicts, the event sequence
 numbers, the evaluations and reflections in the teacher's own words. So the closure facts,
 the live evidence counts, the brief and the inbox answer as before, minus her words.
@@ -41,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from pydantic import Field
 
@@ -211,11 +213,31 @@ def _plan(context: Context, pair_ids: list[str]) -> tuple[Plan, list[tuple]]:
 
 
 def _scrubbed(text: str, quoted: list[str]) -> str:
-    """``text`` with every copy of a quoted text (raw or JSON-escaped) replaced by MARKER."""
+    """``text`` with every copy of a quoted text replaced by MARKER: in the strings of a JSON
+    object or array (decoded, so an escape is never cut), else in the plain text."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, dict | list):
+        return _replaced(text, quoted)
+    scrubbed = _walk(value, quoted)
+    return text if scrubbed == value else json.dumps(scrubbed, ensure_ascii=False)
+
+
+def _walk(value: Any, quoted: list[str]) -> Any:
+    if isinstance(value, str):
+        return _replaced(value, quoted)
+    if isinstance(value, list):
+        return [_walk(item, quoted) for item in value]
+    if isinstance(value, dict):
+        return {_replaced(key, quoted): _walk(item, quoted) for key, item in value.items()}
+    return value
+
+
+def _replaced(text: str, quoted: list[str]) -> str:
     for words in sorted(quoted, key=len, reverse=True):
-        for form in {words, json.dumps(words)[1:-1],
-                     json.dumps(words, ensure_ascii=False)[1:-1]}:
-            text = text.replace(form, MARKER)
+        text = text.replace(words, MARKER)
     return text
 
 
