@@ -26,7 +26,12 @@ published on ``records/live_events`` (RecordsEvent). Producers must write
 through this node for a parked wait to wake (a write to the same file by
 another process is seen by the next call, not pushed).
 
-Parameters (read only): ``store_path``, ``store_busy_timeout``, and the guard's
+The same calls are served over MCP (streamable HTTP at ``/mcp``, bearer tokens)
+by this process when ``mcp_http_port`` is set (``mcp/http.py``), through
+``serve``: one store, one set of parked waits for ROS and MCP alike.
+
+Parameters (read only): ``store_path``, ``store_busy_timeout``, ``mcp_http_port``
+(0: no HTTP server), ``mcp_http_host`` (127.0.0.1), and the guard's
 ``max_field_chars``.
 """
 
@@ -66,6 +71,11 @@ class RecordsSettings:
     store_busy_timeout: float = setting(BUSY_TIMEOUT, 'Seconds a write waits for a lock held by '
                                         'another process before it answers UNAVAILABLE',
                                         low=0.0, high=600.0, read_only=True)
+    mcp_http_port: int = setting(0, 'TCP port of the MCP server over streamable HTTP in this '
+                                 'node, at /mcp, with bearer tokens (0: no HTTP server)',
+                                 low=0, high=65535, read_only=True)
+    mcp_http_host: str = setting('127.0.0.1', 'Address the MCP HTTP server listens on '
+                                 '(127.0.0.1: this machine only)', read_only=True)
 
 
 class LearningRecords(GuardedNode):
@@ -97,8 +107,18 @@ class LearningRecords(GuardedNode):
         self.create_service(RecordsCall, 'records/operator/call', self._on_operator_call,
                             callback_group=calls)
         self.report('store', store_part(self.store, self.store.version))
+        http = self._http(value.mcp_http_host, value.mcp_http_port)
         self.tracer.emit('capabilities', detail={'store': value.store_path,
-                                                 'schema_version': self.store.version})
+                                                 'schema_version': self.store.version, **http})
+
+    def _http(self, host: str, port: int) -> dict[str, str]:
+        """The MCP server over HTTP when ``port`` is set (mcp/http.py); its URL for the trace."""
+        if not port:
+            return {}
+        from robot_skills.records.mcp.http import Http    # the SDK loads only when it serves
+        http = Http(self, host, port)
+        self.on_destroy(http.close)
+        return {'mcp_http': http.url}
 
     async def _on_agent_call(self, request: RecordsCall.Request,
                              response: RecordsCall.Response) -> RecordsCall.Response:
