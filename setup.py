@@ -39,6 +39,8 @@ setup(
     entry_points={
         'console_scripts': [f'{name} = robot_skills.executables:{name}' for name in (
             'mock_hardware', 'wayfinding_guide', 'classroom_presenter', 'learning_coordinator',
-            'pbl_ta', 'learning_records', 'robot_skills_sim')],
+            'pbl_ta', 'learning_records', 'robot_skills_sim')] + [
+            # the records' MCP server over stdio for an agent host (forwards to learning_records)
+            'records_mcp = robot_skills.records.mcp.stdio:main'],
     },
 )
