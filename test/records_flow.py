@@ -36,6 +36,7 @@ def flow(desk: Desk, learner: str = 'l1', name: str = '林小雨', words: dict |
     course = ids['course_id'] = desk.course(pair, contract, planned=3)
     lessons = [desk.lesson(pair, course, progress='completed_declared') for _ in range(3)]
     lesson = ids['lesson_id'] = lessons[0]
+    ids['lesson_2'], ids['lesson_3'] = lessons[1:]
     concept = ids['concept_id'] = desk.ok('add_concept', pair_id=pair, lesson_id=lesson,
                                           name='惯性', short_definition='保持运动状态的性质'
                                           )['concept_id']
