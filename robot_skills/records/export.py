@@ -21,8 +21,9 @@ material, not data about her; document 004 keeps it from her while she may still
 and the deployment's machinery, which is not about her: consumer cursors, heartbeats,
 polling counters and access tokens (their secrets' hashes).
 
-Size. A year of one pair is a few megabytes (bench.school: 30 lessons, 1,700 reviews), so
-one call answers one pair: the learner row, the ids of all her pairs, that pair's records,
+Size. A year of one pair is about 0.9 MB of JSON, read in 20 ms (bench.school: 30 lessons,
+200 cards, 1,700 reviews, 1,800 events); a learner may have had several pairs, so one call
+answers one pair: the learner row, the ids of all her pairs, that pair's records,
 and ``next_cursor`` (the next pair, or None). Every read is scoped to the pair and indexed
 (test/test_query_plans.py). It reads a snapshot: a page is consistent in itself.
 """
