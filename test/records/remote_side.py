@@ -9,16 +9,18 @@ from robot_skills.runtime.guard import DEEP_QOS as QOS
 from robot_skills_interfaces.srv import RecordsCall
 
 
-def connect(namespace: str, name: str) -> tuple[Node, object]:
-    """A node and a records/call client that has had one answer (a server just discovered
-    may drop the first ones)."""
+def connect(namespace: str, name: str, srv=RecordsCall, service: str = 'records/call',
+            **fixed: str) -> tuple[Node, object]:
+    """A node and a client of ``service`` (records/call, or the learner's records/learner/call
+    with her ``learner_id`` in ``fixed``) that has had one answer (a server just discovered may
+    drop the first ones)."""
     rclpy.init()
     node = Node(name, namespace=namespace)
-    client = node.create_client(RecordsCall, 'records/call', qos_profile=QOS)
+    client = node.create_client(srv, service, qos_profile=QOS)
     if not client.wait_for_service(timeout_sec=30.0):
-        sys.exit('records/call never appeared')
+        sys.exit(f'{service} never appeared')
     for _ in range(30):
-        probe = client.call_async(RecordsCall.Request(tool='', args_json=''))
+        probe = client.call_async(srv.Request(tool='', args_json='', **fixed))
         rclpy.spin_until_future_complete(node, probe, timeout_sec=1.0)
         if probe.done():
             break

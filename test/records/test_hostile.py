@@ -66,23 +66,42 @@ def test_the_node_answers_hostile_calls_and_the_next_one(ros, tmp_path):
     client = Client(ros)
     for tool, args in (('live_wait', '[' * 1000), ('adhoc_thread_get',
                                                    json.dumps({'after_message_id': HUGE})),
-                       ('register_learner', '{"learner_id": 1e999}'), ('x' * 5000, '{}')):
+                       ('create_pair', '{"learner_id": 1e999}'), ('x' * 5000, '{}')):
         answer = client.ros.wait(client.client.call_async(RecordsCall.Request(
             tool=tool, args_json=args)))
         assert (answer.ok, answer.code) == (False, 'VALIDATION')
-    assert client.call('register_learner', learner_id='l1', display_name='林小雨').ok
+    for args in ('{"learner_id": 1e999}', json.dumps({'learner_id': 'l1',
+                                                     'display_name': '林小雨'})):
+        refused = ros.wait(client.client.call_async(RecordsCall.Request(
+            tool='register_learner', args_json=args)))     # her name is her own act: refused
+        assert (refused.ok, refused.code) == (False, 'PERMISSION')   # before its arguments
+    her = client.learner('l1')
+    for tool, args in (('adhoc_learner_send', '[' * 1000),
+                       ('register_learner', '{"learner_id": 1e999}'), ('x' * 5000, '{}')):
+        answer = ros.wait(her.client.call_async(her.request(tool, args)))
+        assert (answer.ok, answer.code) == (False, 'VALIDATION')
+    assert her.call('register_learner', learner_id='l1', display_name='林小雨').ok
     traced = [json.loads(e.detail_json) for e in client.events.messages if e.kind == 'call']
     assert all('error' not in t for t in traced)
     states = [e.state for e in client.events.messages if e.kind == 'call']
     assert 'x' * 50 not in ''.join(states)
 
 
+@pytest.mark.parametrize('side', ['agent', 'learner', 'operator'])
 def test_hostile_calls_are_answered_write_nothing_when_refused_and_the_node_goes_on(ros,
-                                                                                  tmp_path):
+                                                                                  tmp_path,
+                                                                                  side):
+    """Any tool, any arguments, on each role's service (the learner's as a learner who has
+    a pair and as one who has none): answered, nothing written when refused, and the next
+    call is answered."""
     node = ros.add(LearningRecords, parameter_overrides=[
         Parameter('store_path', value=str(tmp_path / 'r.sqlite3'))])
     client = Client(ros)
-    client.ok('register_learner', learner_id='l1', display_name='林小雨')
+    client.learner('l1').ok('register_learner', learner_id='l1', display_name='林小雨')
+    client.ok('create_pair', learner_id='l1', learner_display_name='林小雨', provider='p',
+              model='m', display_name='小智')
+    sides = {'agent': [client], 'learner': [client.learner('l1'), client.learner('l2')],
+             'operator': [client.operator]}[side]
     names = st.sampled_from(sorted(TOOLS))
     fields = {'learner_id': ids(), 'pair_id': ids(), 'since': st.integers(-2 ** 70, 2 ** 70),
               'after_message_id': st.integers(-2 ** 70, 2 ** 70), 'timeout_s': st.floats(),
@@ -90,14 +109,14 @@ def test_hostile_calls_are_answered_write_nothing_when_refused_and_the_node_goes
     learners = iter(range(10 ** 6))
 
     @per_node
-    @given(st.one_of(names, texts(40)), json_texts(fields))
-    def call(tool, args):
+    @given(st.sampled_from(sides), st.one_of(names, texts(40)), json_texts(fields))
+    def call(caller, tool, args):
         before = _count_rows(node)
-        answer = client.ros.wait(client.client.call_async(RecordsCall.Request(
-            tool=tool, args_json=args)), timeout=60.0)
+        answer = ros.wait(caller.client.call_async(caller.request(tool, args)), timeout=60.0)
         assert answer.ok or (answer.code in CODES and _count_rows(node) == before)
-        assert client.call('register_learner', learner_id=f'p{next(learners)}',
-                           display_name='探针').ok                 # the next call is answered
+        probe = f'p{next(learners)}'                              # the next call is answered
+        assert client.learner(probe).call('register_learner', learner_id=probe,
+                                          display_name='探针').ok
 
     call()
     assert not [e for e in client.events.messages if e.kind == 'error']

@@ -41,7 +41,7 @@ def test_no_polling_and_no_event_lost_across_a_consumer_restart(ros, tmp_path):
     processes = [node]
     try:
         app = Client(ros, namespace)
-        app.ok('register_learner', learner_id='l1', display_name='林小雨')
+        app.learner('l1').ok('register_learner', learner_id='l1', display_name='林小雨')
         pair = app.ok('create_pair', learner_id='l1', learner_display_name='林小雨',
                       provider='p', model='m', display_name='d')['pair_id']
         course = app.ok('create_course', pair_id=pair, title='力学')['course_id']
@@ -57,11 +57,16 @@ def test_no_polling_and_no_event_lost_across_a_consumer_restart(ros, tmp_path):
 
         consumer = _script('consumer.py', namespace, pair, 'robot-1')
         processes.append(consumer)
-        producer = _script('producer.py', namespace, pair, session)
+        producer = _script('producer.py', namespace, pair, session, 'l1')
         processes.append(producer)
         answers = []
         for n in range(3):
             ros.until(lambda n=n: parked() > n, timeout=30.0, what=f'wait {n + 1} parked')
+            if n == 0:     # her answer is hers: refused to the agent and to another learner,
+                for side in (app, app.learner('l2')):        # no event, the wait not woken
+                    refused = side.call('live_learner_respond', pair_id=pair,
+                                        live_session_id=session, text='冒名')
+                    assert (refused.ok, refused.code) == (False, 'PERMISSION')
             producer.stdin.write(f'第{n + 1}个回答\n')
             producer.stdin.flush()
             assert producer.stdout.readline().startswith('sent rsp_')

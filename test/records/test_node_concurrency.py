@@ -17,6 +17,7 @@ from records_ros import Client
 
 from robot_skills.records.api import Records, Store
 from robot_skills.records.node import LearningRecords
+from robot_skills.records.roles import Principal, learner
 from robot_skills.records.tools import TOOLS
 from robot_skills_interfaces.srv import RecordsCall
 
@@ -43,9 +44,16 @@ def _start(ros, tmp_path) -> tuple[Client, str, LearningRecords]:
     node = ros.add(LearningRecords, parameter_overrides=[
         Parameter('store_path', value=str(tmp_path / 'records.sqlite3'))])
     client = Client(ros)
-    client.ok('register_learner', learner_id='l1', display_name='林小雨')
+    refused = client.call('register_learner', learner_id='l1', display_name='林小雨')
+    assert (refused.ok, refused.code) == (False, 'PERMISSION')      # her act, on her service
+    client.learner('l1').ok('register_learner', learner_id='l1', display_name='林小雨')
     pair = client.ok('create_pair', learner_id='l1', learner_display_name='林小雨',
                      provider='p', model='m', display_name='小智')['pair_id']
+    stranger = client.learner('l2').call('adhoc_learner_send', pair_id=pair, text='老师')
+    assert (stranger.ok, stranger.code) == (False, 'PERMISSION')    # not her pair
+    with node.store.read():
+        assert node.store.one('SELECT count(*) AS n FROM learner')['n'] == 1
+        assert node.store.one('SELECT count(*) AS n FROM adhoc_message')['n'] == 0
     return client, pair, node
 
 
@@ -99,9 +107,10 @@ def test_an_event_written_while_a_wait_parks_still_wakes_it(ros, tmp_path):
     client, pair, records = _start(ros, tmp_path)
     found = records._active_pair
 
-    def active_pair_then_a_write() -> str:          # runs in exactly that gap
-        assert records.records.call('adhoc_learner_send', {'pair_id': pair, 'text': '老师'}).ok
-        return found()
+    def active_pair_then_a_write(principal: Principal) -> str:      # runs in exactly that gap
+        assert records.records.call('adhoc_learner_send', {'pair_id': pair, 'text': '老师'},
+                                    learner('l1')).ok
+        return found(principal)
     records._active_pair = active_pair_then_a_write
     answer = ros.wait(_send(client, 'live_wait', timeout_s=20), timeout=30.0)
     result = json.loads(answer.result_json)

@@ -36,7 +36,8 @@ def test_a_version_3_store_is_upgraded_with_its_rows(tmp_path):
     ''')
     old.close()
     store = Store(path)
-    assert store.version == len(MIGRATIONS) == 5
+    assert store.version == len(MIGRATIONS) >= 6        # every migration since, in one open
+    assert store.one('SELECT count(*) AS n FROM access_token')['n'] == 0   # 6: a new table
     assert [tuple(r) for r in store.all('SELECT response_id, after_move_seq FROM live_response '
                                         'ORDER BY response_id')] == [('rsp_1', 1), ('rsp_2', 2)]
     assert store.one('SELECT weather_expires_at FROM reflection')[0] == \
