@@ -3,7 +3,9 @@
 It is an ordinary ROS node outside the robots: it publishes on each robot's
 ``asr/events``, ``remote_message``, ``asr/json``, ``coordinator/requests``
 and ``discussion/turns``, calls the discussion TA's ``discussion/open`` and
-``discussion/ta_step`` as an orchestrator would, and listens to its
+``discussion/ta_step`` as an orchestrator would, learning_records'
+``records/call`` as the agent and ``records/learner/call`` as the learner's
+pages would (a step's ``side``), and listens to its
 ``mock_hardware/commands``, ``skill_events`` and ``remote_reply``, exactly as
 an acceptance suite would. It plays a ``Scenario`` step by step (each step
 waits for the robot's skills to trace ``idle`` after handling it) or, in
@@ -33,7 +35,7 @@ from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareComma
                                          LearningRequest, RemoteMessage, RoutingDecision,
                                          SkillEvent, TextReply)
 from robot_skills.runtime.guard import DEEP_QOS
-from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, TaStep
+from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, RecordsLearnerCall, TaStep
 
 RELIABLE = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
 HISTORY = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE,
@@ -57,6 +59,7 @@ class _Robot:
     open_discussion: Any
     ta_step: Any
     records: Any
+    learner_records: Any
     ready: set[str] = field(default_factory=set)
     ta_speaks: bool = False               # pbl_ta says its turns through this robot
     ta_said: int = 0                      # TA utterances sent / spoken ('spoken' traces)
@@ -104,6 +107,8 @@ class Director(Node):
                        self.create_client(TaStep, f'{ns}/discussion/ta_step',
                                           callback_group=self._group),
                        self.create_client(RecordsCall, f'{ns}/records/call',
+                                          qos_profile=DEEP_QOS, callback_group=self._group),
+                       self.create_client(RecordsLearnerCall, f'{ns}/records/learner/call',
                                           qos_profile=DEEP_QOS, callback_group=self._group))
         self.create_subscription(RoutingDecision, f'{ns}/coordinator/decisions',
                                  lambda m: self._on_decision(robot, m), RELIABLE,
@@ -199,8 +204,9 @@ class Director(Node):
         waiting += [f'{r.name}/discussion services' for r in self._robots.values()
                     if 'pbl_ta' in r.skills and not (r.open_discussion.service_is_ready()
                                                      and r.ta_step.service_is_ready())]
-        waiting += [f'{r.name}/records service' for r in self._robots.values()
-                    if 'learning_records' in r.skills and not r.records.service_is_ready()]
+        waiting += [f'{r.name}/records services' for r in self._robots.values()
+                    if 'learning_records' in r.skills and not (
+                        r.records.service_is_ready() and r.learner_records.service_is_ready())]
         if waiting and time.monotonic() - self._t0 < READY_TIMEOUT:
             return
         self._drop(self._ready_timer)
@@ -234,7 +240,7 @@ class Director(Node):
             self._deadline = self.create_timer(self._scenario.step_timeout,
                                                lambda: self._timed_out(robot), self._group)
             if step.records is not None:
-                self._record(robot, step.records, step.args)
+                self._record(robot, step)
             else:
                 self._converse(robot, step, uid, self._scenario.name)
             return
@@ -320,13 +326,20 @@ class Director(Node):
 
     # ---- learning_records ----------------------------------------------------------------------
 
-    def _record(self, robot: _Robot, tool: str, args: dict) -> None:
-        self._print(robot.name, 'RECORDS', f'{tool} {json.dumps(args, ensure_ascii=False)}')
-        future = robot.records.call_async(RecordsCall.Request(
-            tool=tool, args_json=json.dumps(args, ensure_ascii=False)))
+    def _record(self, robot: _Robot, step: Step) -> None:
+        """A records tool call: the agent's on records/call, the learner's own act from her
+        pages on records/learner/call (scoped to her pairs)."""
+        tool, args = step.records or '', json.dumps(step.args, ensure_ascii=False)
+        if step.side == 'learner':
+            self._print(robot.name, 'RECORDS', f'learner {step.learner}: {tool} {args}')
+            future = robot.learner_records.call_async(RecordsLearnerCall.Request(
+                learner_id=step.learner, tool=tool, args_json=args))
+        else:
+            self._print(robot.name, 'RECORDS', f'agent: {tool} {args}')
+            future = robot.records.call_async(RecordsCall.Request(tool=tool, args_json=args))
         future.add_done_callback(lambda f: self._recorded(robot, f.result()))
 
-    def _recorded(self, robot: _Robot, response: RecordsCall.Response) -> None:
+    def _recorded(self, robot: _Robot, response: Any) -> None:
         outcome = 'ok' if response.ok else response.code
         self._print(robot.name, 'RECORDED', f'{outcome}: {response.error or response.result_json}')
         observed = self._observed_for(robot)

@@ -7,7 +7,12 @@ coordinator, a PBL discussion for the TA (``discussion_open`` opens a
 session with a material pack and asks for the plan, and each ``discussion``
 turn is followed by a refresh, and by a discuss step whenever the card says
 the TA should speak: the director plays the orchestrator), or a
-``records`` tool call to learning_records with its ``args``. Each step waits, by default, until the
+``records`` tool call to learning_records with its ``args``. A records step
+calls as the agent (``records/call``) unless the tool is the learner's own act
+(``register_learner``, ``live_learner_respond`` ...: ``who`` in the records
+tools), which her pages send on ``records/learner/call`` as the ``learner``
+the step names; ``as: agent`` or ``as: learner`` overrides that, e.g. to show
+the agent refused a learner's act. Each step waits, by default, until the
 robot's skills have finished reacting (their ``idle`` trace) and then ``after``
 more seconds; ``wait: none`` sends the next step without waiting, to interrupt
 a robot mid-flow. Optional ``expect`` blocks state exactly what the robot must
@@ -20,9 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from robot_skills.model.config import Strict
+from robot_skills.records.api import TOOLS
+from robot_skills.records.roles import Role
 
 
 class Expect(Strict):
@@ -58,10 +65,21 @@ class Step(Strict):
     body: bool = Field(True, description='a body turn (counted by the TA\'s limits)')
     records: str | None = Field(None, description='a learning_records tool to call')
     args: dict = Field(default_factory=dict, description='the records tool\'s arguments')
+    caller: Literal['agent', 'learner'] | None = Field(
+        None, alias='as', description="who calls the records tool: the agent (records/call) or "
+                                      "the learner (records/learner/call, as `learner`); "
+                                      "default: the learner for her own acts, else the agent")
     after: float = Field(0.0, ge=0.0, description='seconds to wait before sending')
     wait: Literal['idle', 'none'] = 'idle'
     note: str = ''
     expect: Expect | None = None
+
+    @field_validator('records')
+    @classmethod
+    def _known_tool(cls, records: str | None) -> str | None:
+        if records is not None and records not in TOOLS:
+            raise ValueError(f'no learning_records tool {records[:80]!r}')
+        return records
 
     @model_validator(mode='after')
     def _one_input(self) -> Step:
@@ -70,7 +88,22 @@ class Step(Strict):
         if len(given) != 1:
             raise ValueError('a step needs exactly one of asr, remote, json, learning, '
                              'discussion_open, discussion, records')
+        if self.records is None:
+            if self.caller is not None:
+                raise ValueError("'as' names who calls a records tool: only on a records step")
+            return self
+        if self.side == 'learner' and 'learner' not in self.model_fields_set:
+            raise ValueError(f'records: {self.records} is sent from the learner\'s pages: name '
+                             'her with learner: (the learner_id her pages send)')
         return self
+
+    @property
+    def side(self) -> Literal['agent', 'learner']:
+        """Who calls the records tool: ``as``, else the learner for her own acts."""
+        if self.caller is not None:
+            return self.caller
+        who = TOOLS[self.records or ''].who if self.records in TOOLS else frozenset()
+        return 'learner' if Role.LEARNER in who and Role.AGENT not in who else 'agent'
 
 
 class Scenario(Strict):

@@ -1,5 +1,7 @@
 """Scenario files, expectation checks, timeline lines and console lines, without ROS."""
 
+import json
+
 import pytest
 
 from robot_skills.model.config import ConfigError, load, parse
@@ -27,6 +29,43 @@ def test_shipped_scenarios_and_robots_are_valid():
 def test_bad_steps_are_refused_with_the_step_named(step):
     with pytest.raises(ConfigError, match=r'entry steps\[0\]'):
         parse(f'name: x\nsteps:\n  - {step}\n'.replace("'", '"'), Scenario, 's.yaml')
+
+
+@pytest.mark.parametrize('step, problem', [
+    ({'records': 'create_pear'}, "field 'records': .*no learning_records tool 'create_pear'"),
+    ({'records': 'create_pair', 'as': 'operator'}, "field 'as': Input should be 'agent' or "
+                                                   "'learner'"),
+    ({'records': 'register_learner'}, "register_learner is sent from the learner's pages: "
+                                      'name her with learner:'),
+    ({'records': 'create_pair', 'as': 'learner'}, 'name her with learner:'),
+    ({'asr': 'a', 'as': 'learner'}, "'as' names who calls a records tool: only on a records "
+                                    'step'),
+])
+def test_a_records_step_names_its_tool_and_its_learner(step, problem):
+    with pytest.raises(ConfigError, match=rf's.yaml: entry steps\[0\].*{problem}'):
+        parse(json.dumps({'name': 'x', 'steps': [{'robot': 'q5', **step}]}), Scenario,
+              's.yaml')
+
+
+@pytest.mark.parametrize('step, side', [
+    ({'records': 'register_learner', 'learner': 'l1'}, 'learner'),     # her own act
+    ({'records': 'live_learner_respond', 'learner': 'l1'}, 'learner'),
+    ({'records': 'register_learner', 'as': 'agent'}, 'agent'),         # to show the refusal
+    ({'records': 'create_pair'}, 'agent'),
+    ({'records': 'adhoc_thread_get'}, 'agent'),                        # both may: the agent
+    ({'records': 'adhoc_thread_get', 'as': 'learner', 'learner': 'l1'}, 'learner'),
+])
+def test_a_learner_s_own_act_is_sent_as_the_learner(step, side):
+    assert Scenario.model_validate({'name': 'x', 'steps': [{'robot': 'q5', **step}]}
+                                   ).steps[0].side == side
+
+
+def test_the_demo_sends_the_learner_s_acts_as_her():
+    steps = [s for s in load(paths.config('scenarios/demo.yaml'), Scenario).steps
+             if s.records is not None]
+    assert [(s.records, s.side, s.expect.recorded if s.expect else None)
+            for s in steps if s.records == 'register_learner'] == [
+        ('register_learner', 'agent', 'PERMISSION'), ('register_learner', 'learner', 'ok')]
 
 
 def test_expectations_compare_exact_lists():
