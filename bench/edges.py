@@ -35,7 +35,7 @@ from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, LearningReque
                                          RemoteMessage, RoutingDecision, SkillEvent)
 from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
                                          OpenDiscussion, PrivacyControl, RecordsCall,
-                                         SubmitHandover, TaStep)
+                                         RecordsLearnerCall, SubmitHandover, TaStep)
 
 CLIENTS, ROUNDS, BURST = 20, 10, 2000
 DISCUSSION_TURNS, WARM_TURNS = 50_000, 1_000
@@ -249,10 +249,16 @@ def records(index: int) -> list[dict]:
         probe = Probe(namespace)
         stack.callback(probe.destroy_node)
         probe.ready()
-        return [{'label': 'learning_records: records/call', 'lost': probe.concurrent(
-            RecordsCall, 'records/call', lambda n: RecordsCall.Request(
-                tool='register_learner', args_json=json.dumps(
-                    {'learner_id': f'l{n}', 'display_name': '林'})))}]
+        # each learner registers her name from her pages, then the agent pairs with her
+        return [{'label': 'learning_records: records/learner/call', 'lost': probe.concurrent(
+            RecordsLearnerCall, 'records/learner/call', lambda n: RecordsLearnerCall.Request(
+                learner_id=f'l{n}', tool='register_learner', args_json=json.dumps(
+                    {'learner_id': f'l{n}', 'display_name': '林'})))},
+                {'label': 'learning_records: records/call', 'lost': probe.concurrent(
+                    RecordsCall, 'records/call', lambda n: RecordsCall.Request(
+                        tool='create_pair', args_json=json.dumps(
+                            {'learner_id': f'l{n}', 'learner_display_name': '林',
+                             'provider': 'p', 'model': 'm', 'display_name': 'd'})))}]
 
 
 def mock(index: int) -> list[dict]:

@@ -19,7 +19,7 @@ from rclpy.node import Node
 from bench.figures import percentile, rss_mb, spin_until, start, stop, throughput
 from robot_skills.records.api import Records, Store
 from robot_skills.runtime.guard import DEEP_QOS as QOS
-from robot_skills_interfaces.srv import RecordsCall
+from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
 LESSONS = 30
 TEXT = '# 第{n}课\n\n' + '一切物体在没有受到力的作用时，总保持静止或匀速直线运动状态。' * 12
@@ -88,6 +88,7 @@ def round_trips(count: int, index: int) -> dict:
         executor = SingleThreadedExecutor()
         executor.add_node(probe)
         client = probe.create_client(RecordsCall, 'records/call', qos_profile=QOS)
+        pages = probe.create_client(RecordsLearnerCall, 'records/learner/call', qos_profile=QOS)
 
         def call(tool: str, **args) -> tuple[float, RecordsCall.Response | None]:
             began = time.perf_counter()
@@ -100,7 +101,16 @@ def round_trips(count: int, index: int) -> dict:
             if not spin_until(executor, client.service_is_ready, 30.0) or \
                     not spin_until(executor, lambda: call('')[1] is not None, 30.0):
                 raise RuntimeError('learning_records never answered')
-            call('register_learner', learner_id='l', display_name='林')
+            def register() -> bool:         # her own act, from her pages (idempotent)
+                future = pages.call_async(RecordsLearnerCall.Request(
+                    learner_id='l', tool='register_learner',
+                    args_json=json.dumps({'learner_id': 'l', 'display_name': '林'})))
+                executor.spin_until_future_complete(future, timeout_sec=1.0)
+                return future.done() and future.result().ok
+
+            if not spin_until(executor, pages.service_is_ready, 30.0) or \
+                    not spin_until(executor, register, 30.0):
+                raise RuntimeError('records/learner/call never answered')
             pair = json.loads(call('create_pair', learner_id='l', learner_display_name='林',
                                    provider='p', model='m',
                                    display_name='d')[1].result_json)['pair_id']

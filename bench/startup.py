@@ -8,7 +8,8 @@ robot already serving there (so the figure is the skill's own start-up):
 * first answer: spawned -> the first answer to a request sent as soon as the
   skill listens: the first speech goal the mock logs (wayfinding_guide,
   classroom_presenter), the first decision (learning_coordinator), the answer of
-  ``discussion/open`` (pbl_ta) or of ``records/call`` (learning_records).
+  ``discussion/open`` (pbl_ta) or of ``records/learner/call`` (learning_records: a learner
+  registers her name).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from robot_skills.runtime.tracing import TRACE_QOS
 from robot_skills_interfaces.action import Speak
 from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, LearningRequest,
                                          RoutingDecision, SkillEvent)
-from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall
+from robot_skills_interfaces.srv import OpenDiscussion, RecordsLearnerCall
 
 STARTS = 5
 TIMEOUT = 60.0
@@ -85,8 +86,10 @@ FIRST_ANSWER: dict[str, Callable[[Probe], Callable[[], bool]]] = {
     'learning_coordinator': _decision,
     'pbl_ta': lambda p: _call(p, OpenDiscussion, 'discussion/open', OpenDiscussion.Request(
         session_id='startup', material='community_waste')),
-    'learning_records': lambda p: _call(p, RecordsCall, 'records/call', RecordsCall.Request(
-        tool='register_learner', args_json='{"learner_id": "l", "display_name": "林小雨"}')),
+    'learning_records': lambda p: _call(
+        p, RecordsLearnerCall, 'records/learner/call', RecordsLearnerCall.Request(
+            learner_id='l', tool='register_learner',
+            args_json='{"learner_id": "l", "display_name": "林小雨"}')),
 }
 STORE = f'/tmp/robot_skills_startup_{os.getpid()}.sqlite3'
 PARAMS = {'learning_coordinator': ('-p', f'store_path:={STORE}.coordinator'),
