@@ -18,12 +18,16 @@ inside an open MCP session. On a loopback host the SDK's DNS-rebinding
 protection checks ``Host`` and ``Origin``. Request bodies beyond the SDK's
 4 MiB are refused (413) before parsing; anything smaller reaches the core.
 
-Shutdown with the node (``on_destroy``): uvicorn stops accepting, gives open
-responses (a parked ``live_wait``) ``GRACE`` seconds, then cancels them.
+Shutdown with the node (``on_destroy``): a ``live_wait`` parked over HTTP is
+answered UNAVAILABLE at once (no event consumed: call again), uvicorn stops
+accepting and gives the other open responses ``GRACE`` seconds, then cancels
+them.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 import threading
 from collections.abc import Callable
@@ -63,9 +67,14 @@ class Http:
             timeout_graceful_shutdown=GRACE, log_level='warning'))
         self._thread = threading.Thread(target=self._server.run, kwargs={
             'sockets': [self._socket]}, name='records-mcp-http', daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None     # uvicorn's, once called
+        self._stopping = asyncio.Event()
         self._thread.start()
 
     def close(self) -> None:
+        if self._loop is not None:              # parked waits answer at once (_call)
+            with contextlib.suppress(RuntimeError):     # that loop has ended already
+                self._loop.call_soon_threadsafe(self._stopping.set)
         self._server.should_exit = True
         self._thread.join(JOIN)
         self._socket.close()
@@ -81,7 +90,22 @@ class Http:
         executor = self._node.executor
         if executor is None:
             return Result(False, 'UNAVAILABLE', error='the records node is not spinning')
-        return await on_executor(executor, lambda: self._serve(principal, tool, args_json))
+        self._loop = asyncio.get_running_loop()
+        work = asyncio.ensure_future(on_executor(executor, lambda: self._serve(
+            principal, tool, args_json)))
+        if tool != 'live_wait':         # the others end well within GRACE
+            return await work
+        stopping = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait({work, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+            work.cancel()               # a no-op once answered; else its answer is dropped
+        if work.done():                 # answered before the cancel above
+            return work.result()
+        return Result(False, 'UNAVAILABLE', error='the records node is stopping: the wait '
+                                                  'ended without consuming an event; call '
+                                                  'live_wait again once the node is back')
 
     async def _serve(self, principal: Principal, tool: str, args_json: str) -> Result:
         """On the executor: what the node's services do with a call (guard included)."""
