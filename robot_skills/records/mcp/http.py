@@ -79,8 +79,12 @@ class Http:
         self._thread.join(JOIN)
         self._socket.close()
 
-    def _authorised(self, token: str) -> Principal | None:
-        principal = access.principal_of(self._node.store, token, datetime.now(UTC))
+    def _authorised(self, authorization: str) -> Principal | None:
+        """The principal of an ``Authorization`` header's bearer token; None (traced) when it
+        stands for nobody now."""
+        scheme, _, token = authorization.partition(' ')
+        principal = (access.principal_of(self._node.store, token.strip(), datetime.now(UTC))
+                     if scheme.lower() == 'bearer' else None)
         if principal is None and self._node.executor is not None:   # traced by the node
             self._node.executor.create_task(self._node.tracer.emit, 'input_rejected', detail={
                 'service': 'mcp_http', 'reason': 'no valid bearer token'})
@@ -122,8 +126,8 @@ class Http:
 
 
 class Bearer:
-    """ASGI middleware: a request without a valid bearer token is 401; with one, its
-    principal is in the scope for the MCP handlers."""
+    """ASGI middleware: a request whose ``Authorization`` header ``principal_of`` finds no
+    principal for is 401; otherwise the principal is in the scope for the MCP handlers."""
 
     def __init__(self, app: ASGIApp, principal_of: Callable[[str], Principal | None]) -> None:
         self._app = app
@@ -133,9 +137,8 @@ class Bearer:
         if scope['type'] != 'http':
             await self._app(scope, receive, send)
             return
-        header = dict(scope['headers']).get(b'authorization', b'').decode('latin-1')
-        scheme, _, token = header.partition(' ')
-        principal = self._principal_of(token.strip()) if scheme.lower() == 'bearer' else None
+        principal = self._principal_of(dict(scope['headers']).get(b'authorization', b'')
+                                       .decode('latin-1'))
         if principal is None:
             await JSONResponse({'error': 'invalid_token', 'error_description':
                                 'Authorization: Bearer <token> (python -m robot_skills.records '

@@ -8,7 +8,8 @@
 ``records/call`` would carry, so the wire parser's size, depth and number
 checks and the core's validation answer exactly as over ROS. Nothing in the SDK
 judges the arguments first: the low-level server checks no input schema, and
-``arguments`` is accepted as any JSON value, so a list or a string is the core's
+arguments that are not an object (which the SDK's check of the request would
+answer INVALID_PARAMS) go to the core too, so a list or a string is the core's
 VALIDATION rather than a JSON-RPC error. (A message nested beyond the SDK's JSON
 parser, about 200 levels, is a JSON-RPC parse error: it never reaches a tool.)
 
@@ -24,11 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult
 
 from robot_skills.records.api import TOOLS, Result
 from robot_skills.records.roles import Principal
@@ -40,12 +42,6 @@ PROGRESS_EVERY = 1.0        # seconds between progress notifications of a pendin
 INSTRUCTIONS = ('The teaching records of document 004. A refused call is a tool error whose '
                 'text is JSON with "code" (VALIDATION, NOT_FOUND, CONFLICT, PERMISSION, '
                 'UNAVAILABLE, INTERNAL), "error" and, where useful, a structured "shortfall".')
-
-
-class AnyArguments(types.CallToolRequestParams):
-    """``tools/call`` params whose ``arguments`` may be any JSON value: the core judges it."""
-
-    arguments: Any = None
 
 
 def listed(tool: Tool) -> types.Tool:
@@ -70,20 +66,34 @@ def answered(result: Result) -> types.CallToolResult:
 def build(call: Caller, identify: Identify) -> Server:
     """An MCP server whose every call runs as ``identify(ctx)`` through ``call``."""
     tools = [listed(tool) for tool in TOOLS.values()]
+    schemas = {tool.name: tool.input_schema for tool in tools}
+
+    async def answer(ctx: ServerRequestContext, name: str, arguments: Any) -> types.CallToolResult:
+        text = '' if arguments is None else json.dumps(arguments, ensure_ascii=False)
+        return answered(await _reporting(ctx, call(identify(ctx), name, text)))
 
     async def list_tools(ctx: ServerRequestContext,
                          params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
 
-    async def call_tool(ctx: ServerRequestContext, params: AnyArguments) -> types.CallToolResult:
-        arguments = '' if params.arguments is None else json.dumps(params.arguments,
-                                                                   ensure_ascii=False)
-        return answered(await _reporting(ctx, call(identify(ctx), params.name, arguments)))
+    async def call_tool(ctx: ServerRequestContext,
+                        params: types.CallToolRequestParams) -> types.CallToolResult:
+        return await answer(ctx, params.name, params.arguments)
 
-    schemas = {tool.name: tool.input_schema for tool in tools}
+    async def any_arguments(ctx: ServerRequestContext, call_next: CallNext) -> HandlerResult:
+        """``arguments`` that are not an object: the SDK's own check of the request would
+        answer INVALID_PARAMS before any handler; the core answers, as over records/call."""
+        params = ctx.params or {}
+        arguments = params.get('arguments')
+        if (ctx.method == 'tools/call' and isinstance(params.get('name'), str)
+                and arguments is not None and not isinstance(arguments, Mapping)):
+            return await answer(ctx, params['name'], arguments)
+        return await call_next(ctx)
+
     server: Server = Server('learning_records', instructions=INSTRUCTIONS,
-                            on_list_tools=list_tools, get_tool_input_schema=schemas.get)
-    server.add_request_handler('tools/call', AnyArguments, call_tool)
+                            on_list_tools=list_tools, on_call_tool=call_tool,
+                            get_tool_input_schema=schemas.get)
+    server.middleware.append(any_arguments)
     return server
 
 

@@ -36,7 +36,6 @@ from ros_harness import Harness, Recorder
 
 from robot_skills.records import access
 from robot_skills.records.api import Store
-from robot_skills.records.mcp.server import AnyArguments
 from robot_skills.records.node import LearningRecords
 from robot_skills.records.roles import Principal
 
@@ -128,11 +127,12 @@ def ready(ros: Harness, client: Any, srv: Any, **fixed: str) -> Side:
 
 
 @asynccontextmanager
-async def over_http(url: str, token: str) -> AsyncIterator[Client]:
-    """An MCP client session over streamable HTTP with a bearer token."""
+async def over_http(url: str, token: str, mode: str = 'auto') -> AsyncIterator[Client]:
+    """An MCP client session over streamable HTTP with a bearer token; ``mode`` 'legacy' is
+    the initialize handshake of the hosts before 2026-07-28, 'auto' the newest protocol."""
     async with httpx2.AsyncClient(headers={'Authorization': f'Bearer {token}'},
                                   timeout=httpx2.Timeout(30.0, read=60.0)) as http, \
-            Client(streamable_http_client(url, http_client=http)) as client:
+            Client(streamable_http_client(url, http_client=http), mode=mode) as client:
         yield client
 
 
@@ -153,6 +153,10 @@ async def over_stdio(namespace: str, log: Path, *options: str) -> AsyncIterator[
                           read_timeout_seconds=60.0) as client:
             yield client
     assert strays == []
+
+
+class AnyArguments(types.CallToolRequestParams):
+    arguments: Any = None
 
 
 class RawCall(types.CallToolRequest):

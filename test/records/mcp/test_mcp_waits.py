@@ -12,6 +12,7 @@ import sys
 import time
 
 import anyio
+import pytest
 from records.mcp.mcp_sides import WAIT, free_port, ok, over_http, refusal
 from ros_harness import Harness, Recorder
 
@@ -75,7 +76,8 @@ def test_a_wait_parked_over_ros_wakes_on_a_learner_write_over_mcp(served, sides,
         ('ad_hoc_question', sent['message_id'])]
 
 
-def test_a_parked_wait_reports_progress_every_second(served, sides):
+@pytest.mark.parametrize('mode', ['auto', 'legacy'])
+def test_a_parked_wait_reports_progress_every_second(served, sides, mode):
     pair = _pair(sides)
     progress: list[tuple[float, str | None]] = []
 
@@ -83,7 +85,7 @@ def test_a_parked_wait_reports_progress_every_second(served, sides):
         progress.append((done, message))
 
     async def wait() -> dict:
-        async with over_http(served.url, served.token(agent()).token) as teacher:
+        async with over_http(served.url, served.token(agent()).token, mode) as teacher:
             result = await teacher.call_tool('live_wait', {'pair_id': pair, 'timeout_s': 2.5},
                                              progress_callback=on_progress)
             return result.structured_content
