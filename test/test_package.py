@@ -158,6 +158,16 @@ def test_the_simulation_plays_the_demo_from_the_install(prefix):
     assert ' END ' in done.stdout and '0 problem(s)' in done.stdout
 
 
+def test_the_installed_sros2_policy_is_the_one_the_installed_generator_writes(prefix):
+    """A deployment regenerates the policy for its robot's namespace from the install."""
+    share = prefix / 'share' / 'robot_skills'
+    done = subprocess.run([sys.executable, '-m', 'robot_skills.records.sros2_policy',
+                           '--check', str(share / 'config' / 'sros2' / 'policy.xml')],
+                          capture_output=True, text=True, timeout=60, env=installed(prefix),
+                          cwd=prefix)
+    assert done.returncode == 0, done.stderr
+
+
 def test_colcon_sees_both_packages():
     done = subprocess.run([shutil.which('colcon'), 'list', '--base-paths', '.',
                            'robot_skills_interfaces'], cwd=ROOT, capture_output=True,
