@@ -13,13 +13,15 @@ import time
 
 import anyio
 import pytest
-from records.mcp.mcp_sides import WAIT, free_port, ok, over_http, refusal
+from records.mcp.mcp_sides import WAIT, free_port, ok, over_http, ready, refusal
 from ros_harness import Harness, Recorder
 
 from robot_skills.records import access
 from robot_skills.records.api import Records, Store
 from robot_skills.records.roles import agent, learner
+from robot_skills.runtime.guard import DEEP_QOS
 from robot_skills_interfaces.msg import SkillEvent
+from robot_skills_interfaces.srv import RecordsCall
 
 # seconds from SIGTERM to the node's exit with a wait parked over HTTP (0.65 s measured here,
 # 0.45 s without HTTP; room for a loaded CI machine)
@@ -105,14 +107,16 @@ def test_the_node_stops_at_once_with_a_wait_parked_over_http(ros: Harness, tmp_p
     token = access.issue(store, agent(), 1.0, records.context.clock()).token
     store.close()
     port, namespace = free_port(), f'{ros.namespace}_stop'
-    events = Recorder(ros.node(namespace), SkillEvent, 'skill_events')
+    probe = ros.node(namespace)
+    events = Recorder(probe, SkillEvent, 'skill_events')
     node = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), 'learning_records'),
                              '--ros-args', '-r', f'__ns:={namespace}', '-p',
                              f'store_path:={path}', '-p', f'mcp_http_port:={port}'],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        ros.until(lambda: any(e.kind == 'capabilities' for e in events.messages), timeout=30.0,
-                  what='the node up, its HTTP port bound')
+        # an answer over ROS: configured, so its HTTP port is bound (configure() binds it)
+        ready(ros, probe.create_client(RecordsCall, 'records/call', qos_profile=DEEP_QOS),
+              RecordsCall)
 
         async def park_then_stop() -> tuple[float, dict]:
             async with over_http(f'http://127.0.0.1:{port}/mcp', token) as teacher:
