@@ -182,7 +182,8 @@ def test_colcon_sees_both_packages():
 ROSDEP = {'yaml': 'python3-yaml', 'numpy': 'python3-numpy', 'matplotlib': 'python3-matplotlib'}
 PIP = {'pydantic': 'pydantic', 'pypinyin': 'pypinyin', 'cn2an': 'cn2an',
        'rapidfuzz': 'RapidFuzz', 'fsrs': 'fsrs', 're2': 'google-re2', 'opencc': 'OpenCC',
-       'yourdfpy': 'yourdfpy', 'mcap': 'mcap', 'mcp': 'mcp'}
+       'yourdfpy': 'yourdfpy', 'mcap': 'mcap', 'mcp': 'mcp', 'mcp_types': 'mcp-types',
+       'anyio': 'anyio', 'starlette': 'starlette', 'uvicorn': 'uvicorn'}
 
 
 def _imports() -> set[str]:

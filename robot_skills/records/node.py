@@ -47,6 +47,7 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 
 from robot_skills.model import wire
+from robot_skills.records import erasure
 from robot_skills.records.api import TOOLS, Records, Result, Store
 from robot_skills.records.live import MAX_WAIT
 from robot_skills.records.roles import OPERATOR, Principal, agent, learner
@@ -61,6 +62,7 @@ from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
 SKILL = 'learning_records'
 EVENTS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
+PURGE_PERIOD = 1.0  # seconds between attempts to clear an erasure's old text from the WAL
 WORKERS = 4         # calls served at once (SQLite reads in parallel; writes queue in the store)
 
 
@@ -106,6 +108,11 @@ class LearningRecords(GuardedNode):
                             callback_group=calls)
         self.create_service(RecordsCall, 'records/operator/call', self._on_operator_call,
                             callback_group=calls)
+        # an erasure's old text leaves the WAL at a TRUNCATE checkpoint, which needs a moment
+        # without readers: retried each PURGE_PERIOD until it succeeds
+        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge, self._timeouts)
+        self._purging.cancel()
+        self._erasures = 0
         self.report('store', store_part(self.store, self.store.version))
         http = self._http(value.mcp_http_host, value.mcp_http_port)
         self.tracer.emit('capabilities', detail={'store': value.store_path,
@@ -152,11 +159,24 @@ class LearningRecords(GuardedNode):
         result = await self._workers.run(self._call, tool, args_json, principal)
         if tool == 'live_wait' and result.ok and result.result['timeout']:
             result = await self._wait(args_json, result, principal)
+        if tool == 'erase_my_words' and result.ok and result.result['erased']:
+            with self._lock:
+                self._erasures += 1
+                self._purging.reset()
         # a refusal is an answer, not a fault of the node: traced and logged at info
         self.tracer.emit('call', tool if tool in TOOLS else 'unknown',
                          detail={'ok': result.ok, 'code': result.code, 'field': result.field,
                                  'role': principal.role.value})
         return result
+
+    async def _on_purge(self) -> None:
+        with self._lock:
+            erasures = self._erasures
+        if await self._workers.run(erasure.purge, self.store):
+            with self._lock:        # an erasure committed while it ran keeps the timer going
+                if erasures == self._erasures:
+                    self._purging.cancel()
+            self.tracer.emit('purged', detail={'wal': 'truncated'})
 
     def _call(self, tool: str, args: str | dict, principal: Principal) -> Result:
         """One call (on a worker thread), then the live events it appended, published."""

@@ -39,7 +39,8 @@ from sensor_msgs.msg import JointState  # noqa: E402
 from robot_skills_interfaces.action import Speak  # noqa: E402
 from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn,  # noqa: E402
                                          HardwareCommand, LearningRequest, RoutingDecision)
-from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, TaStep  # noqa: E402
+from robot_skills_interfaces.srv import (OpenDiscussion, RecordsCall,  # noqa: E402
+                                         RecordsLearnerCall, TaStep)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'support'))
 from launch_support import (ATTEMPT, READY_TIMEOUT, SHARE, Probe, launch_file,  # noqa: E402
@@ -192,8 +193,15 @@ class TestSimulatedRobots(unittest.TestCase):
         probe.skills_ready(robot, ['learning_records'])
         client = probe.service(RecordsCall, f'{robot}/records/call', harmless=RecordsCall.Request(
             tool='no_such_tool', args_json='{}'))
-        registered = probe.wait(client.call_async(RecordsCall.Request(
+        learner = probe.service(RecordsLearnerCall, f'{robot}/records/learner/call',
+                                harmless=RecordsLearnerCall.Request(
+                                    learner_id='l', tool='no_such_tool', args_json='{}'))
+        by_the_agent = probe.wait(client.call_async(RecordsCall.Request(
             tool='register_learner',
+            args_json='{"learner_id": "l", "display_name": "林小雨"}')), 'register_learner')
+        self.assertEqual((by_the_agent.ok, by_the_agent.code), (False, 'PERMISSION'))
+        registered = probe.wait(learner.call_async(RecordsLearnerCall.Request(
+            learner_id='l', tool='register_learner',
             args_json='{"learner_id": "l", "display_name": "林小雨"}')), 'register_learner')
         self.assertTrue(registered.ok)
         guessed = probe.wait(client.call_async(RecordsCall.Request(

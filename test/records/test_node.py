@@ -278,3 +278,26 @@ def test_a_parked_wait_wakes_on_an_event_times_out_without_and_events_are_publis
     ros.until(lambda: published.messages, what='the event on records/live_events')
     assert (published.messages[0].kind, published.messages[0].live_session_id) == (
         'learner_response', session)
+
+
+def test_her_erasure_over_ros_leaves_no_word_on_disk(ros, tmp_path):
+    """erase_my_words over records/learner/call: confirmed, then the node truncates the WAL
+    (traced 'purged') and her words are in no file of the store."""
+    path = tmp_path / 'records.sqlite3'
+    ros.add(LearningRecords, parameter_overrides=[Parameter('store_path', value=str(path))])
+    client = Client(ros)
+    her = client.learner('l1')
+    her.ok('register_learner', learner_id='l1', display_name='林小雨')
+    pair = client.ok('create_pair', learner_id='l1', learner_display_name='林小雨',
+                     provider='p', model='m', display_name='小智')['pair_id']
+    words = '我其实一直害怕被点名回答问题'
+    her.ok('adhoc_learner_send', pair_id=pair, text=words)
+    refused = client.call('erase_my_words', learner_id='l1')
+    assert (refused.ok, refused.code) == (False, 'PERMISSION')       # her act, not the agent's
+    plan = her.ok('erase_my_words', learner_id='l1')
+    assert plan['erased'] is False and plan['counts']['adhoc_messages'] == 1
+    assert her.ok('erase_my_words', learner_id='l1', confirm=plan['confirm'])['erased']
+    ros.until(lambda: any(e.kind == 'purged' for e in client.events.messages),
+              what='the WAL truncated after the erasure')
+    for file in tmp_path.iterdir():
+        assert words.encode() not in file.read_bytes(), file.name
