@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -225,6 +226,8 @@ def test_the_readme_table_is_made_from_the_tools():
         name = row.split('`')[1]
         marks = [cell.strip() == '✓' for cell in row.split('|')[2:5]]
         assert marks == [role in WHO[name] for role in Role], name
+    readme = (Path(__file__).resolve().parents[2] / 'README.md').read_text(encoding='utf-8')
+    assert role_table().strip() in readme, 'README: paste python -m robot_skills.records.role_table'
 
 
 # ---- every tool × every role ------------------------------------------------------------------
