@@ -14,7 +14,8 @@ from mcp.shared.exceptions import MCPError
 from records.mcp.mcp_sides import over_http, refusal
 
 from robot_skills.records import access
-from robot_skills.records.roles import agent, learner
+from robot_skills.records.api import TOOLS
+from robot_skills.records.roles import OPERATOR, agent, learner
 
 CALL = {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call', 'params': {
     'name': 'register_learner', 'arguments': {'learner_id': 'l9', 'display_name': 'x'}}}
@@ -83,3 +84,29 @@ def test_a_call_beyond_the_role_or_the_scope_is_permission_and_writes_nothing(se
         return answers
     assert [answer['code'] for answer in anyio.run(calls)] == ['PERMISSION'] * len(refused)
     assert served.rows() == before
+
+
+def test_every_tool_for_every_role_over_http_as_in_the_core(served):
+    """The role matrix through the transport: each role's token reaches exactly its tools
+    (PERMISSION otherwise, the store unchanged); the core's matrix is test_roles.py."""
+    principals = {'agent': agent(), 'learner': learner('l1'), 'operator': OPERATOR}
+    tokens = {role: served.token(principal).token for role, principal in principals.items()}
+    before = served.rows()
+
+    async def matrix(allowed: bool) -> dict[tuple[str, str], str]:
+        codes = {}
+        for role, token in tokens.items():
+            async with over_http(served.url, token) as client:
+                for name, tool in sorted(TOOLS.items()):
+                    if (role in {r.value for r in tool.who}) == allowed:
+                        result = await client.call_tool(name, {})
+                        codes[name, role] = refusal(result)['code'] if result.is_error else ''
+        return codes
+
+    refused = anyio.run(matrix, False)
+    assert len(refused) == sum(3 - len(tool.who) for tool in TOOLS.values())
+    assert set(refused.values()) == {'PERMISSION'}
+    assert served.rows() == before
+    allowed = anyio.run(matrix, True)
+    assert len(allowed) == sum(len(tool.who) for tool in TOOLS.values())
+    assert 'PERMISSION' not in allowed.values(), allowed
