@@ -21,6 +21,9 @@ BOUNDED = {
     "SELECT pair_id FROM pair WHERE status = ? ORDER BY created_at LIMIT ?":
         'walks the partial index of active pairs in order and stops after the few a '
         'refusal lists',
+    'SELECT token_id, role, learner_id, pair_ids, label, issued_at, expires_at, revoked_at '
+    'FROM access_token ORDER BY issued_at DESC LIMIT ?':
+        "`token list`: walks the index of issue times, newest first, and stops at its limit",
 }
 READS = ('get_learner_brief', 'get_context', 'get_teacher_inbox', 'verify_prep',
          'get_lesson_closure_facts', 'get_lesson', 'get_exercise', 'get_submission',

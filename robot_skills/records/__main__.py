@@ -60,7 +60,7 @@ def _tool(store: Store, options: argparse.Namespace) -> int:
 def _token(store: Store, options: argparse.Namespace) -> int:
     now = datetime.now(UTC)
     if options.verb == 'list':
-        _print(access.listed(store))
+        _print(access.listed(store, options.limit))
         return 0
     if options.verb == 'revoke':
         found = access.revoke(store, options.token_id, now)
@@ -105,8 +105,10 @@ def _token_parser() -> argparse.ArgumentParser:
     issue.add_argument('--label', default='', help='who holds it, for token list')
     revoke = verbs.add_parser('revoke', help='revoke a token by its id')
     revoke.add_argument('token_id')
-    verbs.add_parser('list', help='every token, without secrets')
-    for verb in (issue, revoke, verbs.choices['list']):
+    listing = verbs.add_parser('list', help='the newest tokens, without secrets')
+    listing.add_argument('--limit', type=int, default=access.LISTED,
+                         help=f'how many (default {access.LISTED})')
+    for verb in (issue, revoke, listing):
         verb.add_argument('--store', default=STORE, help='the SQLite file')
     return parser
 

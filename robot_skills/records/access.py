@@ -24,6 +24,7 @@ from robot_skills.records.store import Store
 
 PREFIX = 'rsk'
 MAX_DAYS = 366.0
+LISTED = 100         # tokens `token list` shows by default, newest first
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,13 @@ def revoke(store: Store, token_id: str, now: datetime) -> bool:
     return found is not None
 
 
-def listed(store: Store) -> list[dict]:
-    """Every token without its secret (the hash is not shown either)."""
+def listed(store: Store, limit: int = LISTED) -> list[dict]:
+    """The newest ``limit`` tokens, newest first, without their secrets (nor the hashes): a
+    school issues thousands, and a listing stays bounded."""
     with store.read():
         rows = store.all('SELECT token_id, role, learner_id, pair_ids, label, issued_at, '
-                         'expires_at, revoked_at FROM access_token ORDER BY issued_at')
+                         'expires_at, revoked_at FROM access_token ORDER BY issued_at DESC '
+                         'LIMIT ?', limit)
     return [{**dict(row), 'pair_ids': json.loads(row['pair_ids'])} for row in rows]
 
 

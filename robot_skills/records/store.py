@@ -440,6 +440,10 @@ MIGRATIONS = (
              AND NOT (NEW.text = '' AND NEW.erased_at IS NOT NULL)
         BEGIN SELECT RAISE(ABORT, 'addressed and declined feedback is final'); END;
     ''',
+    # 8 (issue 18): `token list` walks the newest tokens by index and stops at its limit.
+    '''
+    CREATE INDEX token_by_issue ON access_token(issued_at);
+    ''',
 )
 
 
