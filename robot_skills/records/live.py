@@ -486,8 +486,12 @@ def live_wait(context: Context, args: Wait) -> dict:
     heartbeat(context, pair_id, 60)
     start = args.since
     if args.consumer_id:
-        stored = context.store.one('SELECT seq FROM consumer_cursor WHERE consumer_id = ?',
-                                   args.consumer_id)
+        stored = context.store.one('SELECT pair_id, seq FROM consumer_cursor WHERE '
+                                   'consumer_id = ?', args.consumer_id)
+        if stored is not None and stored['pair_id'] != pair_id:
+            # a cursor is one pair's: another pair's caller may neither read nor move it
+            raise conflict('consumer_id is in use for another pair: name a consumer of your '
+                           'own for this pair')
         if start is None:
             start = stored['seq'] if stored is not None else last_seq(context, pair_id)
         context.store.run('INSERT INTO consumer_cursor VALUES (?, ?, ?) ON CONFLICT '

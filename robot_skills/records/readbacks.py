@@ -23,7 +23,7 @@ from pydantic import Field, field_validator
 from robot_skills.records.closure import REFLECTIONS
 from robot_skills.records.contracts import current
 from robot_skills.records.live import pending_items
-from robot_skills.records.roles import SHARED_READ
+from robot_skills.records.roles import SHARED_READ, Role
 from robot_skills.records.tools import Context, Out, PairArgs, tool
 
 STALE_AFTER = timedelta(days=30)
@@ -344,7 +344,8 @@ class ExerciseRead(PairArgs):
 class ExerciseBack(Out):
     exercise_id: str
     prompt: str
-    reference_answer: str
+    reference_answer: str | None = Field(description="the grading key; None for the learner "
+                                         '(document 004 keeps it from her)')
     expected_concepts: list[str]
     tags: list[str]
     lesson_id: str
@@ -354,13 +355,15 @@ class ExerciseBack(Out):
 
 @tool('get_exercise', ExerciseRead, ExerciseBack, reads=True, who=SHARED_READ)
 def get_exercise(context: Context, args: ExerciseRead) -> dict:
-    """An exercise of this pair, with its reference answer (teacher side only)."""
+    """An exercise of this pair, with its reference answer (teacher side only: None for
+    the learner)."""
     pair_id = context.pair(args.pair_id)
     row = context.owned('exercise', args.exercise_id, pair_id)
+    teacher = context.principal is None or context.principal.role is not Role.LEARNER
     lesson = context.store.one('SELECT title, course_id FROM lesson WHERE lesson_id = ?',
                                row['lesson_id'])
     return {'exercise_id': args.exercise_id, 'prompt': row['prompt'],
-            'reference_answer': row['reference_answer'],
+            'reference_answer': row['reference_answer'] if teacher else None,
             'expected_concepts': json.loads(row['expected_concepts']),
             'tags': json.loads(row['tags']), 'lesson_id': row['lesson_id'],
             'lesson_title': lesson['title'], 'course_id': lesson['course_id']}

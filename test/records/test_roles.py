@@ -356,3 +356,33 @@ def test_a_refused_role_or_scope_never_changes_anything(shared, principal, name,
     elif not principal.unscoped and principal.learner_id != owner and \
             'pair_id' in TOOLS[name].args.model_fields and args.get('pair_id'):
         refused_without_effect(records, name, args, principal, ('PERMISSION', 'NOT_FOUND'))
+
+
+def test_a_consumer_cursor_is_one_pairs_another_pairs_agent_can_neither_read_nor_move_it():
+    """An agent scoped to pair A naming pair B's consumer_id must not skip B's events."""
+    desk = Desk()
+    mine, theirs = flow(desk, 'l1', '林小雨'), flow(desk, 'l2', '王小明', words={
+        key: text + '二' for key, text in WORDS.items()})
+    agent_a = agent(pair_ids=frozenset({mine['pair_id']}))
+    agent_b = agent(pair_ids=frozenset({theirs['pair_id']}))
+    first = desk.records.call('live_wait', {'pair_id': theirs['pair_id'], 'consumer_id': 'b',
+                                            'timeout_s': 0}, agent_b)
+    before = desk.store.one("SELECT seq FROM consumer_cursor WHERE consumer_id = 'b'")['seq']
+    for since in (None, 10 ** 9):
+        refused = desk.records.call('live_wait', {'pair_id': mine['pair_id'], 'consumer_id': 'b',
+                                                  'timeout_s': 0, 'since': since}, agent_a)
+        assert (refused.ok, refused.code) == (False, 'CONFLICT')
+        assert 'cursor' not in refused.result
+    assert desk.store.one("SELECT seq FROM consumer_cursor WHERE consumer_id = 'b'")['seq'] \
+        == before == first.result['cursor']
+
+
+def test_the_learner_reads_her_exercise_without_its_grading_key():
+    desk = Desk()
+    ids = flow(desk)
+    hers = desk.records.call('get_exercise', {'exercise_id': ids['exercise_id']},
+                             learner('l1'))
+    assert hers.ok and hers.result['reference_answer'] is None
+    for caller in (agent(), OPERATOR):
+        theirs = desk.records.call('get_exercise', {'exercise_id': ids['exercise_id']}, caller)
+        assert theirs.ok and theirs.result['reference_answer'] == '利用惯性'
