@@ -25,7 +25,7 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from bench.figures import percentile, start, stop
-from bench.records import TEXT
+from bench.records import TEXT, done
 from robot_skills.records import access
 from robot_skills.records.api import Records, Store
 from robot_skills.records.roles import agent
@@ -59,12 +59,7 @@ def measure(count: int, index: int) -> dict:
 
 
 def _lesson(records: Records) -> tuple[str, str]:
-    def ok(tool: str, **args) -> dict:
-        result = records.call(tool, args)
-        if not result.ok:
-            raise RuntimeError(f'{tool}: {result.error}')
-        return result.result
-
+    ok = done(records)
     ok('register_learner', learner_id='l', display_name='林')
     pair = ok('create_pair', learner_id='l', learner_display_name='林', provider='p',
               model='m', display_name='d')['pair_id']

@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
@@ -38,14 +39,19 @@ def seed_map() -> dict:
     return {'nodes': nodes, 'links': [{'source': 'b0d0', 'target': 'b1d1'}]}
 
 
-def course(records: Records) -> tuple[str, str]:
-    """A pair with one 30-lesson course; returns (pair_id, course_id)."""
+def done(records: Records) -> Callable[..., dict]:
+    """``ok(tool, **args)``: a call of ``records`` that must succeed; its result."""
     def ok(tool: str, **args) -> dict:
         result = records.call(tool, args)
         if not result.ok:
             raise RuntimeError(f'{tool}: {result.error}')
         return result.result
+    return ok
 
+
+def course(records: Records) -> tuple[str, str]:
+    """A pair with one 30-lesson course; returns (pair_id, course_id)."""
+    ok = done(records)
     ok('register_learner', learner_id='bench', display_name='林小雨')
     pair = ok('create_pair', learner_id='bench', learner_display_name='林小雨', provider='p',
               model='m', display_name='小智')['pair_id']
