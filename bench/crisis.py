@@ -62,11 +62,15 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
     alphabet = sorted({ch for p in detector.lexicon.categories.values() for s in (p.zh, p.en)
                        for pattern in s for ch in pattern if '\u4e00' <= ch <= '\u9fff'})
 
+    gapped = [*alphabet, *'了过着的很就都也还要会是在啊吧呢，、：·—～“”（） ', '\u200b']
+
     def made(kind: str, rng: random.Random) -> str:
         if kind == 'learner text (the corpus, shuffled)':
             return ''.join(rng.choice(texts) + '。' for _ in range(CAP // 10))[:CAP]
         if kind == 'every pattern character at random':
             return ''.join(rng.choice(alphabet) for _ in range(CAP))
+        if kind == 'pattern characters and gap characters at random':
+            return ''.join(rng.choice(gapped) for _ in range(CAP))
         if kind == 'all of CJK at random':
             return ''.join(chr(rng.randrange(0x4E00, 0xA000)) for _ in range(CAP))
         if kind == "one pattern's start repeated":
@@ -78,8 +82,9 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
                        for _ in range(CAP // 2))
 
     kinds = ['learner text (the corpus, shuffled)', 'every pattern character at random',
-             'all of CJK at random', "one pattern's start repeated",
-             'topic questions set aside one by one', 'full-width letters among text']
+             'pattern characters and gap characters at random', 'all of CJK at random',
+             "one pattern's start repeated", 'topic questions set aside one by one',
+             'full-width letters among text']
     return {kind: [made(kind, random.Random(seed)) for seed in range(SEEDS)] for kind in kinds}
 
 

@@ -50,6 +50,7 @@ which keeps the door open. Whenever a real signal is also present (想死, 不�
 from __future__ import annotations
 
 import itertools
+import random
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -65,7 +66,8 @@ SENTENCE = 6000          # bytes: a sentence is read at most this far either sid
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
 GROUP = 24               # patterns per set
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
-WARM = 200_000           # characters read at load to build the automata's common states
+WARM = 100_000           # characters of each warm text (the transport cap)
+WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
 RUNS = 256               # runs of characters to normalise one by one, at most
 _CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
 _APOSTROPHES = "'’`´"
@@ -156,14 +158,34 @@ class CrisisDetector:
         return sets
 
     def _warm(self) -> None:
-        """Read a mix of every pattern's characters, then of all CJK characters, once: the
-        first requests do not pay for building the automata's common states."""
+        """Read ``WARM_TEXTS`` random texts (seeded: every start warms the same) of each mix:
+        the patterns' characters; those with the gap's and the sentence ends; the patterns'
+        literal parts (Chinese runs and English words) among those; all of CJK.
+
+        A DFA state is a set of partial matches, built the first time a text reaches it. Text
+        made of the patterns' own characters or parts reaches many of them: building them as
+        a request arrived cost up to 30 ms for its first 100,000 characters. A periodic warm
+        text reached few; random ones reach the common states, so a request builds few.
+        """
         alphabet = sorted({ch for p in self._patterns for ch in p.source if _is_cjk(ch)})
-        mixes = [alphabet, _CJK] if alphabet else [_CJK]
-        text = ''.join(''.join(chars[(n * 7919) % len(chars)] for n in range(WARM // 2))
-                       for chars in mixes).encode()
-        for compiled, _ in self._sets:
-            compiled.Match(text)
+        if not alphabet:
+            return
+        gaps = [*alphabet, *self._gap_characters(), *self.lexicon.sentence_end]
+        parts = sorted({part for p in self._patterns
+                        for part in re.findall(r'[\u4e00-\u9fff]+|[a-z]+', p.source)})
+        rng = random.Random(0)
+        for chars in (alphabet, gaps, [*parts, *gaps, ' '], _CJK):
+            for _ in range(WARM_TEXTS):
+                text = ''.join(rng.choices(chars, k=WARM))[:WARM].encode()
+                for compiled, _ in self._sets:
+                    compiled.Match(text)
+
+    def _gap_characters(self) -> list[str]:
+        """The characters the gap (``~``) lets through, those written in it and a few spaces
+        and zero-width ones (its class names them by category)."""
+        gap = re2.compile(f'(?:{self.lexicon.gap})')
+        pool = set(self.lexicon.gap) | set(' \t\u200b\u200d\ufeff')
+        return sorted(c for c in pool if gap.fullmatch(c))
 
     # ---- folding -----------------------------------------------------------------------------
 
