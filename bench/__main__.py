@@ -27,7 +27,8 @@ meaningful on a noisy host:
 * the crisis check (``bench/crisis.py``, also ``make eval``): recall and false
   positives per category on its corpus, and its time on the longest requests.
 
-Latency is the mock's command-log stamp minus the event's stamp (one clock).
+Latency is the mock's command-log stamp minus the event's stamp (one clock). The tables
+printed also replace the figures block of docs/benchmarks.md (``bench/published.py``).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ from rclpy.node import Node
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
-from bench import coordinator, crisis, discussion, edges, mcp_http, records, startup
+from bench import (coordinator, crisis, discussion, edges, mcp_http, published, records,
+                   startup)
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
 from robot_skills.classroom.grading import Grader
@@ -282,6 +284,13 @@ def main() -> None:
     parser.add_argument('--events', type=int, default=1000)
     parser.add_argument('--lessons', type=int, default=20)
     args = parser.parse_args()
+    with published.captured() as printed:
+        run(args)
+    published.publish(printed.getvalue())
+
+
+def run(args: argparse.Namespace) -> None:
+    """Measure every figure in one run and print the tables."""
     os.environ.setdefault('ROS_DOMAIN_ID', str(200 + os.getpid() % 30))
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     rclpy.init()

@@ -10,7 +10,7 @@
 * memory: pbl_ta's RSS after 50,000 discussion turns of one session (asked
   for a state card every 50 turns), next to its RSS after the first 1,000.
 
-Every caller here uses the QoS the README tells callers to use (``DEEP_QOS``).
+Every caller here uses the QoS docs/architecture.md tells callers to use (``DEEP_QOS``).
 """
 
 from __future__ import annotations

@@ -27,9 +27,9 @@ voice-only; a failed speech (welcome, transition, lecture, question) stops the
 physical lesson with a report; missing devices at start: no tts, no lesson;
 no motion, voice only. Pause / continue / stop follow section 6.
 
-Assumptions where the document is silent (also in the README): the head scan
-of long courses goes into the welcome batch (it is "at the opening" and uses no
-arm); a topic with fewer points than requested is taught with all it has, and
+Assumptions where the document is silent (also in docs/skills/classroom_presenter.md):
+the head scan of long courses goes into the welcome batch (it is "at the opening"
+and uses no arm); a topic with fewer points than requested is taught with all it has, and
 the welcome says how many; after "继续" when tts/resume fails, the robot
 interrupts what is left of the paused speech, says where it resumes, and goes
 on with the next batch, so nothing already said is replayed.

@@ -1,4 +1,4 @@
-"""The README's role table, made from ``TOOLS`` so it cannot drift from the code."""
+"""The role table of docs/skills/learning_records.md, made from ``TOOLS`` so it cannot drift."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.tracing import Tracer
 
 # Deep enough for a burst of 2,000 messages, or every caller a robot has at once; callers
-# should use the same (README, "What each node does with bad input").
+# should use the same (docs/architecture.md, "What each node does with bad input").
 DEEP_QOS = QoSProfile(depth=5000, reliability=ReliabilityPolicy.RELIABLE)
 MAX_ITEMS = 1000          # elements of a string array (image_tags ...)
 STACK_FRAMES = 6

@@ -219,15 +219,16 @@ def test_every_tool_has_its_roles_decided_here():
     assert {name: set(tool.who) for name, tool in TOOLS.items()} == WHO
 
 
-def test_the_readme_table_is_made_from_the_tools():
+def test_the_docs_table_is_made_from_the_tools():
     rows = role_table().splitlines()[2:]
     assert len(rows) == len(TOOLS)
     for row in rows:
         name = row.split('`')[1]
         marks = [cell.strip() == '✓' for cell in row.split('|')[2:5]]
         assert marks == [role in WHO[name] for role in Role], name
-    readme = (Path(__file__).resolve().parents[2] / 'README.md').read_text(encoding='utf-8')
-    assert role_table().strip() in readme, 'README: paste python -m robot_skills.records.role_table'
+    page = Path(__file__).resolve().parents[2] / 'docs' / 'skills' / 'learning_records.md'
+    assert role_table().strip() in page.read_text(encoding='utf-8'), \
+        'docs/skills/learning_records.md: paste python -m robot_skills.records.role_table'
 
 
 # ---- every tool × every role ------------------------------------------------------------------
