@@ -7,6 +7,8 @@ so a bad pattern stops the node with the entry named.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import re2
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
@@ -79,7 +81,7 @@ class Phrased(Strict):
         phrase = next((p for p in self.phrases if p in text), None)
         if phrase is not None:
             return phrase
-        private = self.__pydantic_private__     # a slot: cheaper than self._any per call
+        private = cast(dict[str, Any], self.__pydantic_private__)  # a slot: cheaper than self._any
         together = private['_any']
         if together is not None and together.search(text) is None:
             return None

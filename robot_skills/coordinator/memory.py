@@ -39,10 +39,10 @@ def _locked(method: F) -> F:
     return locked  # type: ignore[return-value]
 
 
-class _Bounded(OrderedDict):
+class _Bounded(OrderedDict[str, Any]):
     """An LRU map of at most ``MAX_KEYS`` keys."""
 
-    def touch(self, key: str, default: object) -> object:
+    def touch(self, key: str, default: Any) -> Any:
         value = self.setdefault(key, default)
         self.move_to_end(key)
         while len(self) > MAX_KEYS:

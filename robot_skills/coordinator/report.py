@@ -57,8 +57,8 @@ def monthly_report(records: Sequence[LinkageRecord], month: str, agreed: bool,
     scored = [d for d in dimensions if d.score is not None]
     lines.append(phrases.synthesis)
     if scored:
-        strongest = max(scored, key=lambda d: d.score)
-        weakest = min(scored, key=lambda d: d.score)
+        strongest = max(scored, key=lambda d: d.score or 0.0)
+        weakest = min(scored, key=lambda d: d.score or 0.0)
         lines += [phrases.strongest.format(name=strongest.name),
                   phrases.weakest.format(name=weakest.name), phrases.next,
                   phrases.actions[weakest.name]]

@@ -290,7 +290,7 @@ class Store:
         cursor = self._db.execute(
             f'INSERT INTO linkage (learner_id, {", ".join(COLUMNS)}) '
             f'VALUES (?{", ?" * len(COLUMNS)})', (record.learner_id, *_row(record)))
-        return int(cursor.lastrowid)
+        return _row_id(cursor)
 
     def records(self, learner_id: str, month: str = '', since: str = '') -> list[LinkageRecord]:
         """The learner's records: all, of one month ('YYYY-MM'), or dated ``since`` or later.
@@ -367,7 +367,7 @@ class Store:
             cursor = self._db.execute(
                 'INSERT INTO reminder (learner_id, kind, content, at) VALUES (?, ?, ?, ?)',
                 (learner_id, kind, content, at))
-        return int(cursor.lastrowid)
+        return _row_id(cursor)
 
     def merge_reminder(self, reminder_id: int) -> None:
         with self._transaction():
@@ -464,3 +464,10 @@ def _record(learner_id: str, row: tuple) -> LinkageRecord:
 @lru_cache(maxsize=1024)
 def _skills(text: str) -> tuple[str, ...]:
     return tuple(json.loads(text))     # few distinct lists of SKILLs: parse each once
+
+
+def _row_id(cursor: sqlite3.Cursor) -> int:
+    """The id an INSERT gave its row (SQLite sets it on every INSERT)."""
+    if cursor.lastrowid is None:
+        raise RuntimeError('an INSERT set no row id')
+    return cursor.lastrowid

@@ -70,7 +70,7 @@ class _Builder:
         if shape is not None:
             visual = ET.SubElement(link, 'visual')
             ET.SubElement(visual, 'origin', xyz=_text(xyz), rpy=_text(rpy))
-            ET.SubElement(ET.SubElement(visual, 'geometry'), shape[0], **shape[1])
+            ET.SubElement(ET.SubElement(visual, 'geometry'), shape[0], attrib=shape[1])
             ET.SubElement(visual, 'material', name=material)
 
     def joint(self, name: str, parent: str, child: str, xyz: Vector | np.ndarray,

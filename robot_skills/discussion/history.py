@@ -82,7 +82,7 @@ class Tail(Generic[T]):
 
     def bisect(self, value: T) -> int:
         """The absolute position where ``value`` would go (kept items are sorted)."""
-        return self.dropped + bisect_right(self._items, value)  # type: ignore[type-var]
+        return self.dropped + bisect_right(self._items, value)  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)

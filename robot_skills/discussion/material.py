@@ -117,8 +117,9 @@ class Material(Strict):
 
     @model_validator(mode='after')
     def _references(self) -> Material:
-        ids = [entry.id for entry in (*self.items, *self.misreadings, *self.conflicts,
-                                      *self.must_discuss)]
+        entries: tuple[Item | Misreading | Conflict | Point, ...] = (
+            *self.items, *self.misreadings, *self.conflicts, *self.must_discuss)
+        ids = [entry.id for entry in entries]
         doubled = sorted({i for i in ids if ids.count(i) > 1})
         if doubled:
             raise ValueError(f'ids must be unique across the pack: {", ".join(doubled)}')

@@ -71,9 +71,9 @@ def sentences(material: Material, lexicon: Lexicon, finding: Finding,
     conflict = next((c for c in material.conflicts if c.id == gap), None)
     if conflict is not None:
         return [conflict.text, conflict.ask]
-    point = next((p for p in material.must_discuss if p.id == gap), None)
-    if point is not None:
-        return [material.item(point.support).text, point.ask]
+    listed = next((p for p in material.must_discuss if p.id == gap), None)
+    if listed is not None:
+        return [material.item(listed.support).text, listed.ask]
     return [(about or context(material, None)).text, material.how_to or lexicon.how_to]
 
 

@@ -99,11 +99,12 @@ class PhoneticIndex:
         found: dict[str, Heard] = {}
         for size in sorted(self._lengths, reverse=True):
             for start in range(len(text) - size + 1):
-                window = tuple(plain[start:start + size])
-                if None in window:
+                window = [s for s in plain[start:start + size] if s is not None]
+                folds = [f for f in fold[start:start + size] if f is not None]
+                if len(window) < size:
                     continue
-                for name in self._names_at(text[start:start + size], window,
-                                           tuple(fold[start:start + size])):
+                for name in self._names_at(text[start:start + size], tuple(window),
+                                           tuple(folds)):
                     found.setdefault(name, Heard(name, start, start + size))
         return list(found.values())
 

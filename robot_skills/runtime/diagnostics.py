@@ -61,7 +61,10 @@ class Diagnostics:
     def add(self, name: str, part: Callable[[], Report]) -> Callable[[], None]:
         """Report ``part`` under ``name``; returns what removes it."""
         self._parts[name] = part
-        return lambda: self._parts.pop(name, None)
+
+        def remove() -> None:
+            self._parts.pop(name, None)
+        return remove
 
     def error(self, where: str, kind: str) -> None:
         self.last_error = LastError(where, kind, self._now())

@@ -43,7 +43,8 @@ EXECUTORS: dict[str, Callable[[], Executor]] = {
 def init(args: Sequence[str] | None = None) -> None:
     """``rclpy.init`` with this package's stop handlers instead of rclpy's (``stop``)."""
     stop.install()
-    rclpy.init(args=args, signal_handler_options=SignalHandlerOptions.NO)
+    rclpy.init(args=None if args is None else list(args),
+               signal_handler_options=SignalHandlerOptions.NO)
 
 
 def spin(executor: Executor, until: Future | None = None,

@@ -31,12 +31,12 @@ class ManagedNode(LifecycleNode):
     """A lifecycle node whose ``configure()`` is undone by *cleanup* (see the module doc)."""
 
     def __init__(self, node_name: str, **kwargs: Any) -> None:
-        self._undo: list[Callable[[], None]] = []
+        self._undo: list[Callable[[], object]] = []
         self._recording = False
         self._failure: BaseException | None = None
         self.configure_failure = ''          # why the last configure failed ('' if it did not)
         super().__init__(node_name, **kwargs)
-        self.autostart = self.declare_parameter(
+        self.autostart: bool = self.declare_parameter(
             'autostart', True, ParameterDescriptor(
                 description='Configure and activate at start (false: wait for a lifecycle '
                             'manager)', read_only=True)).value
@@ -62,7 +62,7 @@ class ManagedNode(LifecycleNode):
             raise failure or RuntimeError(f'{self.get_name()}: configure failed')
         self.trigger_activate()
 
-    def own(self, undo: Callable[[], None]) -> None:
+    def own(self, undo: Callable[[], object]) -> None:
         """Run ``undo`` at *cleanup* when registered during ``configure()``."""
         if self._recording:
             self._undo.append(undo)
@@ -122,7 +122,7 @@ class ManagedNode(LifecycleNode):
         return entity
 
     def create_client(self, *args: Any, **kwargs: Any) -> Any:
-        entity = super().create_client(*args, **kwargs)
+        entity: Any = super().create_client(*args, **kwargs)
         self.own(lambda: self.destroy_client(entity))
         return entity
 

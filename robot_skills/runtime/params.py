@@ -12,14 +12,17 @@ with the reason, so a node never runs on settings it did not validate.
 from __future__ import annotations
 
 from dataclasses import Field, dataclass, field, fields, replace
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
                                 SetParametersResult)
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-T = TypeVar('T')
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar('T', bound='DataclassInstance')
 
 
 def setting(default: Any, description: str, *, low: float | None = None,

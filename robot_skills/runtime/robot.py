@@ -32,6 +32,7 @@ from typing import Any
 
 from rclpy.action import ActionClient
 from rclpy.callback_groups import CallbackGroup
+from rclpy.client import Client
 from rclpy.node import Node
 from rclpy.task import Future
 from std_srvs.srv import Trigger
@@ -119,11 +120,12 @@ class Robot:
         self._timeouts = timeouts
         self.devices = frozenset(devices)
         prefix = f'{namespace.rstrip("/")}/' if namespace else ''
-        self._actions = {d: ActionClient(node, ACTIONS[d].action_type, prefix + ACTIONS[d].name,
-                                         callback_group=callback_group)
-                         for d in sorted(self.devices)}
+        self._actions: dict[Device, ActionClient] = {
+            d: ActionClient(node, ACTIONS[d].action_type, prefix + ACTIONS[d].name,
+                            callback_group=callback_group)
+            for d in sorted(self.devices)}
         allowed = set(Control if controls is None else controls)
-        self._services = {c: node.create_client(Trigger, prefix + c.value,
+        self._services: dict[Control, Client] = {c: node.create_client(Trigger, prefix + c.value,
                                                   callback_group=callback_group)
                           for c in Control if c.device in self.devices and c in allowed}
         self._lock = threading.Lock()
@@ -226,13 +228,13 @@ class Robot:
     # ---- responses ---------------------------------------------------------------
 
     def _on_service_response(self, item: _Pending, future: Future) -> None:
-        response = future.result()
+        response = _result(future)
         receipt = Receipt(state='completed' if response.success else 'error',
                           error='' if response.success else response.message)
         self._settle(item, accepted(item.command), judge(item.command, receipt))
 
     def _on_goal_response(self, item: _Pending, future: Future) -> None:
-        goal_handle = future.result()
+        goal_handle = _result(future)
         if not goal_handle.accepted:
             refusal = not_accepted(item.command, Status.REJECTED, 'goal rejected by the device')
             self._settle(item, refusal, failure(refusal))
@@ -258,7 +260,7 @@ class Robot:
             item.chars_spoken = max(item.chars_spoken, spoken)
 
     def _on_result(self, item: _Pending, future: Future) -> None:
-        response = future.result()
+        response = _result(future)
         self._settle(item, None, replace(judge(item.command, to_receipt(response.result)),
                                          chars_spoken=item.chars_spoken))
 
@@ -326,3 +328,11 @@ def _name(command: Command) -> str:
     if isinstance(command, Call):
         return command.control.value
     return ACTIONS[command.device].name
+
+
+def _result(future: Future) -> Any:
+    """A done callback's result (rclpy types every result as optional)."""
+    result = future.result()
+    if result is None:
+        raise RuntimeError('a done future without a result')
+    return result

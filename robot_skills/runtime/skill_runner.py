@@ -37,7 +37,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic
+from functools import partial
+from typing import Any, Generic, cast
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.qos import QoSProfile, ReliabilityPolicy
@@ -242,7 +243,7 @@ class SkillRunner(Generic[StateT]):
         elif isinstance(effect, StartTimer):
             self._cancel_timer(effect.name)
             self._timers[effect.name] = self._node.create_timer(
-                effect.seconds, lambda name=effect.name: self._on_timer(name), self._group)
+                effect.seconds, partial(self._on_timer, effect.name), self._group)
             if effect.busy:
                 self._in_flight.add(_timer_key(effect.name))
         elif isinstance(effect, CancelTimer):
@@ -282,7 +283,7 @@ class SkillRunner(Generic[StateT]):
 
     def _on_returned(self, effect: SendBatch, future: Future) -> None:
         arrived = time.perf_counter()
-        acceptances: tuple[Acceptance, ...] = future.result()
+        acceptances = cast(tuple[Acceptance, ...], future.result())
         self._trace('batch_returned', {'batch_id': effect.batch_id, 'acceptances': [
             {'device': a.command.device, 'accepted': a.accepted, 'status': a.status,
              'reason': a.reason} for a in acceptances]})
@@ -301,7 +302,7 @@ class SkillRunner(Generic[StateT]):
 
     def _on_completed(self, effect: SendBatch, future: Future) -> None:
         arrived = time.perf_counter()
-        outcomes: tuple[Outcome, ...] = future.result()
+        outcomes = cast(tuple[Outcome, ...], future.result())
         self._trace('batch_completed', {'batch_id': effect.batch_id, 'each': effect.each,
                                         'outcomes': [_outcome(o) for o in outcomes]})
         wanted = effect.barrier in (Barrier.COMPLETED, Barrier.BOTH)

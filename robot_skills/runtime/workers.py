@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from rclpy.node import Node
 from rclpy.task import Future
@@ -40,16 +40,16 @@ class Workers:
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` on a worker thread; its result (or exception) here, on the executor."""
-        done: Future = Future()
+        done: Future[T] = Future()
 
         def call() -> None:
             try:
                 done.set_result(work(*args))
             except BaseException as error:        # noqa: BLE001 - handed to the awaiting callback
-                done.set_exception(error)
+                done.set_exception(error)  # type: ignore[arg-type]  # rclpy raises any exception
             wake(self._node)
         self._pool.submit(call)
-        return await done
+        return cast(T, await done)
 
     def shutdown(self) -> None:
         """Let running work finish (a store closes after it), drop what has not started."""

@@ -55,10 +55,11 @@ def _field_type(slot: Any) -> str:
         return BASIC.get(slot.typename, slot.typename)
     if isinstance(slot, (AbstractString, AbstractWString)):
         base = 'wstring' if isinstance(slot, AbstractWString) else 'string'
-        bounded = isinstance(slot, (BoundedString, BoundedWString))
-        return f'{base}<={slot.maximum_size}' if bounded else base
+        if isinstance(slot, (BoundedString, BoundedWString)):
+            return f'{base}<={slot.maximum_size}'
+        return base
     if isinstance(slot, NamespacedType):
-        return f'{slot.namespaces[0]}/{slot.name}'
+        return f'{_package(slot)}/{slot.name}'
     raise TypeError(f'no ros2msg spelling for {type(slot).__name__}')
 
 
@@ -68,7 +69,11 @@ def _nested(slot: Any) -> NamespacedType | None:
     return slot if isinstance(slot, NamespacedType) else None
 
 
-def _resolve(slot: NamespacedType) -> type:
+def _package(slot: NamespacedType) -> str:
+    return next(iter(slot.namespaces))
+
+
+def _resolve(slot: NamespacedType) -> Any:
     """The Python class of a nested type (``Speak_Feedback`` lives on ``Speak``)."""
     module = importlib.import_module('.'.join(slot.namespaces))
     if hasattr(module, slot.name):
@@ -78,7 +83,7 @@ def _resolve(slot: NamespacedType) -> type:
     return getattr(holder, part, None) or getattr(holder.Impl, part)
 
 
-def _fields(msg_type: type) -> tuple[str, list[NamespacedType]]:
+def _fields(msg_type: Any) -> tuple[str, list[NamespacedType]]:
     names = list(msg_type.get_fields_and_field_types())
     text = '\n'.join(f'{_field_type(slot)} {name}'
                      for slot, name in zip(msg_type.SLOT_TYPES, names, strict=True))
@@ -92,7 +97,7 @@ def schema_text(msg_type: type) -> str:
     parts = [text]
     while pending:
         slot = pending.pop(0)
-        name = f'{slot.namespaces[0]}/{slot.name}'
+        name = f'{_package(slot)}/{slot.name}'
         if name in seen:
             continue
         seen.add(name)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import io
 import warnings
+from typing import Any
 
 import numpy as np
 from matplotlib import font_manager, rc_context
 from matplotlib.figure import Figure
 
-from robot_skills.description.kinematics import Model
+from robot_skills.description.kinematics import Model, Segment
 from robot_skills.sim.runs import ROWS, RobotRun
 
 FAMILIES = ('DejaVu Sans', 'WenQuanYi Micro Hei', 'Noto Sans CJK SC')
@@ -30,7 +31,7 @@ PART_COLOURS = {'body': '#8a94a6', 'limb': '#2f5597', 'hand': '#e07b39', 'head':
 PX_PER_CHAR = 9.0          # a CJK character at font size 8, with some room
 
 
-def _fonts() -> dict[str, object]:
+def _fonts() -> dict[Any, object]:
     """Text kept as text in SVG, measured with the installed fonts that have the glyphs."""
     installed = {font.name for font in font_manager.fontManager.ttflist}
     return {'font.family': [f for f in FAMILIES if f in installed] or ['sans-serif'],
@@ -90,7 +91,7 @@ def pose_png(model: Model, positions: dict[str, float], title: str, close_up: bo
     model.pose(positions)
     segments = model.segments()
     fig = Figure(figsize=(5.2 if close_up else 2.8, 3.2), dpi=90)
-    views = [(segments, None)]
+    views: list[tuple[list[Segment], Any]] = [(segments, None)]
     if close_up:
         views.append((segments, model.position('right_palm')))
     for index, (parts, centre) in enumerate(views):

@@ -24,7 +24,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rclpy.executors import MultiThreadedExecutor
 from rclpy.node import Node
@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _start_console(director, list(robots.robots))
             spin(executor, director.done)
         finished = director.done.done()
-        status = director.done.result() if finished else 0
+        status = cast(int, director.done.result()) if finished else 0
         # a scenario stopped by a signal exits at once (ros2 launch allows 2 s): no report;
         # a console run only ends that way, so it writes one
         if recorder is not None and (finished or args.console):
