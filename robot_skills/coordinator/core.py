@@ -36,6 +36,7 @@ import hashlib
 import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
+from typing import Any
 from datetime import datetime
 
 from robot_skills.coordinator.crisis import CrisisDetector, CrisisReading
@@ -141,7 +142,7 @@ class Decision:
     subject: str = ''
     stage: str = ''
     target_skill: str = ''
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
     writes: tuple[Write, ...] = ()
 
 
@@ -151,7 +152,7 @@ class HandoverResult:
     errors: tuple[str, ...]
     reply_text: str
     writes: tuple[Write, ...] = ()
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 class Coordinator:
@@ -251,7 +252,7 @@ class Coordinator:
     def _route(self, request: Request, text: str, stage: StageReading | None,
                view: LearnerView, now: datetime) -> Decision:
         subject = self.router.subject(text, request.image_tags)
-        detail: dict = {'subject_rule': subject.rule, 'evidence': subject.evidence,
+        detail: dict[str, Any] = {'subject_rule': subject.rule, 'evidence': subject.evidence,
                         'stage_phrase': stage.phrase if stage else ''}
         if subject.subject is None and self.router.needs_subject(stage):
             asks = stage is None or stage.stage == 'problem'
@@ -323,7 +324,7 @@ class Coordinator:
                 return HandoverResult(False, tuple(problems), self.phrases.handover_failed,
                                       detail={'degraded': 'single-session answer'})
             return HandoverResult(False, tuple(problems), '', detail={'may_resubmit': True})
-        detail: dict = {'handoverType': handover.handoverType}
+        detail: dict[str, Any] = {'handoverType': handover.handoverType}
         wrong = handover.payload.wrongAnswerData
         if wrong is not None:
             error = ErrorContext(error_type=wrong.basicDimension,

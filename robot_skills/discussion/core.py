@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from robot_skills.discussion.card import DiscussAnswer, PlanAnswer, RefreshAnswer, StateCard
 from robot_skills.discussion.detectors import Finding, Policy, findings
@@ -71,7 +72,7 @@ class Session:
 class Step:
     """One step's answer (the document's JSON) and why the TA spoke or kept silent."""
 
-    answer: dict
+    answer: dict[str, Any]
     reason: str
     utterance: str = ''
     gap: str = ''

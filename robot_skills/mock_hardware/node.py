@@ -56,7 +56,7 @@ from std_msgs.msg import Header
 from std_srvs.srv import SetBool, Trigger
 
 from robot_skills.mock_hardware import core
-from robot_skills.mock_hardware.config import Body
+from robot_skills.mock_hardware.config import FINGERS, Body
 from robot_skills.mock_hardware.core import FaultMode, JointModel, Speech
 from robot_skills.model.commands import Device
 from robot_skills.model.config import load
@@ -509,7 +509,7 @@ def _fields(goal: Any) -> dict[str, Any]:
 
 
 def _fingers(goal: Any) -> dict[str, int]:
-    return {name: getattr(goal, name) for name in core.FINGERS}
+    return {name: getattr(goal, name) for name in FINGERS}
 
 
 def _action_name(device: Device, goal: Any) -> str:

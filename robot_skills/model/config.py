@@ -93,7 +93,7 @@ def _entry(location: list[Any], data: Any) -> str:
     return text
 
 
-def _has(node: dict | list, part: Any) -> bool:
+def _has(node: dict[Any, Any] | list[Any], part: Any) -> bool:
     if isinstance(node, dict):
         return part in node
     return isinstance(part, int) and 0 <= part < len(node)

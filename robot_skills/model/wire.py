@@ -148,7 +148,7 @@ def model(value: Any, model_type: type[ModelT], field: str) -> ModelT:
     return validated
 
 
-def _path(location: tuple) -> str:
+def _path(location: tuple[int | str, ...]) -> str:
     return ''.join(f'[{p}]' if isinstance(p, int) else f'.{p}' for p in location)
 
 

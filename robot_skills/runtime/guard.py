@@ -263,7 +263,7 @@ class GuardedNode(ManagedNode):
         return super().create_service(srv_type, srv_name, callback, qos_profile=qos_profile,
                                       **kwargs)
 
-    def create_timer(self, timer_period_sec: float, callback: Callable[..., None] | None,
+    def create_timer(self, timer_period_sec: float, callback: Callable[..., object] | None,
                      callback_group: Any = None, clock: Any = None,
                      autostart: bool = True) -> Any:
         guard = self._guarded()

@@ -23,6 +23,7 @@ remote visitor is never left without an answer.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from robot_skills.model.commands import ArmGesture, Speak
 from robot_skills.model.skill import (BatchCompleted, CancelTimer, Effect, Event, Heard, Refused,
@@ -155,7 +156,7 @@ class WayfindingCore:
                            force)
 
     def _begin(self, state: GuideState, utterance: Utterance, answer: Answer,
-               detail: dict, force: bool = False) -> Step[GuideState]:
+               detail: dict[str, Any], force: bool = False) -> Step[GuideState]:
         turn = state.turn + 1
         remote = utterance.source is Source.REMOTE
         flow = Flow(turn, answer, (utterance.utterance_id, utterance.sender_id) if remote else None)
