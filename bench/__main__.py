@@ -49,13 +49,13 @@ import rclpy
 from rclpy.action import ActionClient
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.time import Time
 
 from bench import (coordinator, crisis, discussion, edges, mcp_http, published, records,
                    startup)
 from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
                            throughput)
+from robot_skills import interface
 from robot_skills.classroom.grading import Grader
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.quota import plan
@@ -66,13 +66,13 @@ from robot_skills.model.outcomes import Receipt, judge
 from robot_skills.model.skill import Heard
 from robot_skills.model.utterance import Source, Utterance, from_asr, from_asr_json
 from robot_skills.runtime import paths
+from robot_skills.runtime.qos import profile
 from robot_skills.wayfinding.building import Building
 from robot_skills.wayfinding.core import WayfindingCore
 from robot_skills_interfaces.action import Speak as SpeakAction
 from robot_skills_interfaces.msg import AsrEvent, HardwareCommand, SkillEvent
 
-HISTORY = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+HISTORY = profile(interface.WATCH_LATCHED_QOS)
 WARMUP = 50
 ASR_JSON = json.dumps({'text': '小范小范，贝旺路怎么走', 'kws_triggered': True}, ensure_ascii=False)
 
@@ -95,12 +95,13 @@ class Driver(Node):
         super().__init__('bench_driver', namespace=namespace)
         self.executor_ = SingleThreadedExecutor()
         self.executor_.add_node(self)
-        self.asr = self.create_publisher(AsrEvent, 'asr/events', RELIABLE)
+        self.asr = self.create_publisher(AsrEvent, interface.ASR_EVENTS.name, RELIABLE)
         self.commands: list[HardwareCommand] = []
         self.events: list[SkillEvent] = []
-        self.create_subscription(HardwareCommand, 'mock_hardware/commands',
+        self.create_subscription(HardwareCommand, interface.MOCK_COMMANDS.name,
                                  self.commands.append, RELIABLE)
-        self.create_subscription(SkillEvent, 'skill_events', self.events.append, HISTORY)
+        self.create_subscription(SkillEvent, interface.SKILL_EVENTS.name, self.events.append,
+                                 HISTORY)
 
     def spin_until(self, predicate: Callable[[], bool], timeout: float) -> bool:
         return spin_until(self.executor_, predicate, timeout)
@@ -122,7 +123,7 @@ class Driver(Node):
 
     def goal_round_trips(self, count: int) -> list[float]:
         """Action goal send -> accepted, to the mock in another process, in ms."""
-        client = ActionClient(self, SpeakAction, 'tts/speak')
+        client = ActionClient(self, SpeakAction, interface.TTS_SPEAK.name)
         client.wait_for_server(timeout_sec=10.0)
         samples = []
         for _ in range(count + WARMUP):

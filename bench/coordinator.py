@@ -18,6 +18,7 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 
 from bench.figures import RELIABLE, percentile, rss_mb, spin_until, start, stop, throughput
+from robot_skills import interface
 from robot_skills.coordinator.core import Coordinator, LearnerView, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord
@@ -83,10 +84,11 @@ def round_trips(count: int, index: int) -> dict:
         executor = SingleThreadedExecutor()
         executor.add_node(probe)
         decisions: dict[str, float] = {}
-        probe.create_subscription(RoutingDecision, 'coordinator/decisions',
+        probe.create_subscription(RoutingDecision, interface.COORDINATOR_DECISIONS.name,
                                   lambda d: decisions.setdefault(d.request_id,
                                                                  time.perf_counter()), RELIABLE)
-        requests = probe.create_publisher(LearningRequest, 'coordinator/requests', RELIABLE)
+        requests = probe.create_publisher(LearningRequest, interface.COORDINATOR_REQUESTS.name,
+                                           RELIABLE)
         samples: list[float] = []
         try:
             if not spin_until(executor, lambda: requests.get_subscription_count() > 0, 30.0):

@@ -20,6 +20,7 @@ from rclpy.node import Node
 from rclpy.time import Time
 
 from bench.figures import RELIABLE, percentile, rss_mb, spin_until, start, stop, throughput
+from robot_skills import interface
 from robot_skills.discussion.core import TaCore
 from robot_skills.discussion.history import Turn
 from robot_skills.discussion.material import Lexicon, Material
@@ -68,11 +69,11 @@ def round_trips(count: int, index: int) -> dict:
     executor = SingleThreadedExecutor()
     executor.add_node(probe)
     commands: list[HardwareCommand] = []
-    probe.create_subscription(HardwareCommand, 'mock_hardware/commands', commands.append,
+    probe.create_subscription(HardwareCommand, interface.MOCK_COMMANDS.name, commands.append,
                               RELIABLE)
-    turns = probe.create_publisher(DiscussionTurn, 'discussion/turns', RELIABLE)
-    opener = probe.create_client(OpenDiscussion, 'discussion/open')
-    stepper = probe.create_client(TaStep, 'discussion/ta_step')
+    turns = probe.create_publisher(DiscussionTurn, interface.DISCUSSION_TURNS.name, RELIABLE)
+    opener = probe.create_client(OpenDiscussion, interface.DISCUSSION_OPEN.name)
+    stepper = probe.create_client(TaStep, interface.DISCUSSION_TA_STEP.name)
 
     def call(client, request):
         future = client.call_async(request)

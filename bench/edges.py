@@ -25,12 +25,12 @@ from typing import Any
 
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 from std_srvs.srv import Trigger
 
 from bench.figures import rss_mb, spin_until, start, stop
-from robot_skills.runtime.guard import DEEP_QOS
+from robot_skills import interface
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, LearningRequest,
                                          RemoteMessage, RoutingDecision, SkillEvent)
 from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
@@ -39,8 +39,8 @@ from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyRe
 
 CLIENTS, ROUNDS, BURST = 20, 10, 2000
 DISCUSSION_TURNS, WARM_TURNS = 50_000, 1_000
-TRACES = QoSProfile(depth=5000, reliability=ReliabilityPolicy.RELIABLE,
-                    durability=DurabilityPolicy.TRANSIENT_LOCAL)
+DEEP = profile(interface.DEEP_QOS)
+TRACES = profile(interface.FLOOD_TRACE_QOS)
 HANDLED = ('input', 'input_rejected', 'input_dropped')
 SAYS = ['我觉得罚款没用', '楼长可以轮流值守', '材料二说定时定点以后准确率上去了', '嗯', '对',
         '那我们先让楼长排班试一个月', '意识很重要', '清运车混着拉走了怎么办']
@@ -54,7 +54,8 @@ class Probe(Node):
         self.spinner = SingleThreadedExecutor()
         self.spinner.add_node(self)
         self.events: list[SkillEvent] = []
-        self.create_subscription(SkillEvent, 'skill_events', self.events.append, TRACES)
+        self.create_subscription(SkillEvent, interface.SKILL_EVENTS.name, self.events.append,
+                                 TRACES)
         self._handled: set[str] = set()
         self._read = 0
 
@@ -67,7 +68,7 @@ class Probe(Node):
 
     def concurrent(self, srv: Any, name: str, request: Callable[[int], Any]) -> int:
         """Calls lost by ``CLIENTS`` concurrent callers over ``ROUNDS`` rounds."""
-        clients = [self.create_client(srv, name, qos_profile=DEEP_QOS) for _ in range(CLIENTS)]
+        clients = [self.create_client(srv, name, qos_profile=DEEP) for _ in range(CLIENTS)]
         self.until(lambda: all(c.service_is_ready() for c in clients), 30.0)
         lost = 0
         for round_ in range(ROUNDS):
@@ -116,7 +117,8 @@ def voice(index: int) -> list[dict]:
     """Bursts on the three voice channels of both voice skills."""
     rows = []
     for skill in ('wayfinding_guide', 'classroom_presenter'):
-        for channel in ('asr/events', 'remote_message', 'asr/json'):
+        for channel in (interface.ASR_EVENTS.name, interface.REMOTE_MESSAGE.name,
+                        interface.ASR_JSON.name):
             namespace = f'/edges{os.getpid()}_{index}_{len(rows)}'
             with ExitStack() as stack:
                 _node(stack, ['mock_hardware'], namespace,
@@ -139,17 +141,17 @@ def voice(index: int) -> list[dict]:
 
 def _voice_publisher(probe: Probe, channel: str, ids: list[str]) -> Callable[[int], None]:
     text = '小范小范，贝旺路怎么走'
-    if channel == 'asr/events':
-        out = probe.create_publisher(AsrEvent, channel, DEEP_QOS)
+    if channel == interface.ASR_EVENTS.name:
+        out = probe.create_publisher(AsrEvent, channel, DEEP)
         probe.until(out.get_subscription_count, 10.0)
         return lambda n: out.publish(AsrEvent(utterance_id=ids[n], text=text,
                                               kws_triggered=True, is_final=True))
-    if channel == 'remote_message':
-        remote = probe.create_publisher(RemoteMessage, channel, DEEP_QOS)
+    if channel == interface.REMOTE_MESSAGE.name:
+        remote = probe.create_publisher(RemoteMessage, channel, DEEP)
         probe.until(remote.get_subscription_count, 10.0)
         return lambda n: remote.publish(RemoteMessage(message_id=ids[n], sender_id='v',
                                                       text=text))
-    raw = probe.create_publisher(String, channel, DEEP_QOS)
+    raw = probe.create_publisher(String, channel, DEEP)
     probe.until(raw.get_subscription_count, 10.0)
     return lambda n: raw.publish(String(data=json.dumps(
         {'text': text, 'kws_triggered': True, 'utterance_id': ids[n]}, ensure_ascii=False)))
@@ -174,9 +176,10 @@ def coordinator(index: int) -> tuple[list[dict], list[dict]]:
                   'lost': probe.concurrent(srv, f'coordinator/{name}', request)}
                  for srv, name, request in services]
         decided: set[str] = set()
-        probe.create_subscription(RoutingDecision, 'coordinator/decisions',
-                                  lambda d: decided.add(d.request_id), DEEP_QOS)
-        requests = probe.create_publisher(LearningRequest, 'coordinator/requests', DEEP_QOS)
+        probe.create_subscription(RoutingDecision, interface.COORDINATOR_DECISIONS.name,
+                                  lambda d: decided.add(d.request_id), DEEP)
+        requests = probe.create_publisher(LearningRequest, interface.COORDINATOR_REQUESTS.name,
+                                           DEEP)
         probe.until(requests.get_subscription_count, 10.0)
         seconds = _burst(probe, lambda n: requests.publish(LearningRequest(
             request_id=f'b{n}', learner_id=f'l{n % 50}', text='浮力的题又错了')))
@@ -194,18 +197,20 @@ def discussion(index: int) -> tuple[list[dict], list[dict], dict]:
         probe = Probe(namespace)
         stack.callback(probe.destroy_node)
         probe.ready()
-        opener = probe.create_client(OpenDiscussion, 'discussion/open', qos_profile=DEEP_QOS)
-        stepper = probe.create_client(TaStep, 'discussion/ta_step', qos_profile=DEEP_QOS)
+        opener = probe.create_client(OpenDiscussion, interface.DISCUSSION_OPEN.name,
+                                     qos_profile=DEEP)
+        stepper = probe.create_client(TaStep, interface.DISCUSSION_TA_STEP.name,
+                                      qos_profile=DEEP)
         probe.until(lambda: opener.service_is_ready() and stepper.service_is_ready(), 30.0)
         _call(probe, opener, OpenDiscussion.Request(session_id='s', material='community_waste'))
         calls = [
             {'label': 'pbl_ta: discussion/open', 'lost': probe.concurrent(
-                OpenDiscussion, 'discussion/open', lambda n: OpenDiscussion.Request(
+                OpenDiscussion, interface.DISCUSSION_OPEN.name, lambda n: OpenDiscussion.Request(
                     session_id=f'c{n}', material='community_waste'))},
             {'label': 'pbl_ta: discussion/ta_step', 'lost': probe.concurrent(
-                TaStep, 'discussion/ta_step', lambda n: TaStep.Request(session_id='s',
-                                                                       mode='refresh'))}]
-        turns = probe.create_publisher(DiscussionTurn, 'discussion/turns', DEEP_QOS)
+                TaStep, interface.DISCUSSION_TA_STEP.name, lambda n: TaStep.Request(
+                    session_id='s', mode='refresh'))}]
+        turns = probe.create_publisher(DiscussionTurn, interface.DISCUSSION_TURNS.name, DEEP)
         probe.until(lambda: turns.get_subscription_count() >= 1, 10.0)
         seconds = _burst(probe, lambda n: turns.publish(DiscussionTurn(
             session_id='s', speaker_role='student', speaker_id=f's{n % 5}', text=SAYS[n % 8],
@@ -251,11 +256,12 @@ def records(index: int) -> list[dict]:
         probe.ready()
         # each learner registers her name from her pages, then the agent pairs with her
         return [{'label': 'learning_records: records/learner/call', 'lost': probe.concurrent(
-            RecordsLearnerCall, 'records/learner/call', lambda n: RecordsLearnerCall.Request(
+            RecordsLearnerCall, interface.RECORDS_LEARNER_CALL.name,
+            lambda n: RecordsLearnerCall.Request(
                 learner_id=f'l{n}', tool='register_learner', args_json=json.dumps(
                     {'learner_id': f'l{n}', 'display_name': '林'})))},
                 {'label': 'learning_records: records/call', 'lost': probe.concurrent(
-                    RecordsCall, 'records/call', lambda n: RecordsCall.Request(
+                    RecordsCall, interface.RECORDS_CALL.name, lambda n: RecordsCall.Request(
                         tool='create_pair', args_json=json.dumps(
                             {'learner_id': f'l{n}', 'learner_display_name': '林',
                              'provider': 'p', 'model': 'm', 'display_name': 'd'})))}]
@@ -269,7 +275,7 @@ def mock(index: int) -> list[dict]:
         stack.callback(probe.destroy_node)
         return [{'label': f'mock_hardware: {name}',
                  'lost': probe.concurrent(Trigger, name, lambda n: Trigger.Request())}
-                for name in ('tts/interrupt', 'arm_gesture/cancel')]
+                for name in (interface.TTS_INTERRUPT.name, interface.ARM_GESTURE_CANCEL.name)]
 
 
 def _call(probe: Probe, client: Any, request: Any) -> Any:

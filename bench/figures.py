@@ -12,10 +12,12 @@ from pathlib import Path
 
 import psutil
 from rclpy.executors import Executor
-from rclpy.qos import QoSProfile, ReliabilityPolicy
+
+from robot_skills.interface import WATCH_QOS
+from robot_skills.runtime.qos import profile
 
 ROOT = Path(__file__).resolve().parents[1]
-RELIABLE = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
+RELIABLE = profile(WATCH_QOS)
 
 
 def percentile(values: list[float], q: float) -> float:

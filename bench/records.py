@@ -18,8 +18,9 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 
 from bench.figures import percentile, rss_mb, spin_until, start, stop, throughput
+from robot_skills import interface
 from robot_skills.records.api import Records, Store
-from robot_skills.runtime.guard import DEEP_QOS as QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
 LESSONS = 30
@@ -93,8 +94,10 @@ def round_trips(count: int, index: int) -> dict:
         probe = Node('bench_records', namespace=namespace)
         executor = SingleThreadedExecutor()
         executor.add_node(probe)
-        client = probe.create_client(RecordsCall, 'records/call', qos_profile=QOS)
-        pages = probe.create_client(RecordsLearnerCall, 'records/learner/call', qos_profile=QOS)
+        client = probe.create_client(RecordsCall, interface.RECORDS_CALL.name,
+                                     qos_profile=profile(interface.DEEP_QOS))
+        pages = probe.create_client(RecordsLearnerCall, interface.RECORDS_LEARNER_CALL.name,
+                                    qos_profile=profile(interface.DEEP_QOS))
 
         def call(tool: str, **args) -> tuple[float, RecordsCall.Response | None]:
             began = time.perf_counter()

@@ -16,10 +16,10 @@ from rclpy.action import ActionClient
 from rclpy.node import Node
 from rclpy.time import Time
 
+from robot_skills import interface
 from robot_skills.runtime import stop
 from robot_skills.runtime.entry import executor_from_env, init, spin
-from robot_skills.runtime.guard import DEEP_QOS
-from robot_skills.runtime.tracing import TRACE_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.action import Speak
 from robot_skills_interfaces.msg import AsrEvent, SkillEvent
 
@@ -27,10 +27,12 @@ from robot_skills_interfaces.msg import AsrEvent, SkillEvent
 class Relay(Node):
     def __init__(self) -> None:
         super().__init__('relay')
-        self.client = ActionClient(self, Speak, 'tts/speak')
+        self.client = ActionClient(self, Speak, interface.TTS_SPEAK.name)
         self.pubsub_ms: list[float] = []
-        self.create_subscription(AsrEvent, 'asr/events', self._on_asr, DEEP_QOS)
-        self.events = self.create_publisher(SkillEvent, 'skill_events', TRACE_QOS)
+        self.create_subscription(AsrEvent, interface.ASR_EVENTS.name, self._on_asr,
+                                 profile(interface.ASR_EVENTS.qos))
+        self.events = self.create_publisher(SkillEvent, interface.SKILL_EVENTS.name,
+                                            profile(interface.SKILL_EVENTS.qos))
 
     def _on_asr(self, msg: AsrEvent) -> None:
         now = self.get_clock().now()

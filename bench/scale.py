@@ -40,9 +40,10 @@ from rclpy.node import Node
 
 from bench import scale_coordinator, school
 from bench.figures import RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop
+from robot_skills import interface
 from robot_skills.coordinator import store as coordinator_store
 from robot_skills.records import store as records_store
-from robot_skills.runtime.guard import DEEP_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
 from robot_skills_interfaces.srv import HealthCheck, RecordsCall
 
@@ -185,7 +186,8 @@ def _records_over_ros(path: Path, learners: list[school.Learner], size: int) -> 
     namespace = f'/scale{os.getpid()}_r{size}'
     node = start(['learning_records'], namespace, params=('-p', f'store_path:={path}'))
     probe = Probe(namespace)
-    client = probe.node.create_client(RecordsCall, 'records/call', qos_profile=DEEP_QOS)
+    client = probe.node.create_client(RecordsCall, interface.RECORDS_CALL.name,
+                                      qos_profile=profile(interface.DEEP_QOS))
 
     def send(tool: str, args: dict):
         return client.call_async(RecordsCall.Request(tool=tool, args_json=json.dumps(args)))
@@ -245,13 +247,14 @@ def _coordinator_over_ros(path: Path, learner_ids: list[str], size: int) -> dict
     node = start(['learning_coordinator'], namespace, params=(
         '-p', f'store_path:={path}', '-p', 'dedupe_window:=0.0'))    # every decision writes
     probe = Probe(namespace)
-    health = probe.node.create_client(HealthCheck, 'coordinator/health_check',
-                                      qos_profile=DEEP_QOS)
+    health = probe.node.create_client(HealthCheck, interface.COORDINATOR_HEALTH_CHECK.name,
+                                      qos_profile=profile(interface.DEEP_QOS))
     decisions: dict[str, float] = {}
-    probe.node.create_subscription(RoutingDecision, 'coordinator/decisions', lambda d:
+    probe.node.create_subscription(RoutingDecision, interface.COORDINATOR_DECISIONS.name, lambda d:
                                    decisions.setdefault(d.request_id, time.perf_counter()),
                                    RELIABLE)
-    requests = probe.node.create_publisher(LearningRequest, 'coordinator/requests', RELIABLE)
+    requests = probe.node.create_publisher(LearningRequest, interface.COORDINATOR_REQUESTS.name,
+                                                RELIABLE)
     texts = scale_coordinator.UTTERANCES
     figures: dict[str, dict] = {}
     try:

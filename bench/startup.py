@@ -29,7 +29,8 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 
 from bench.figures import RELIABLE, spin_until, start, stop
-from robot_skills.runtime.tracing import TRACE_QOS
+from robot_skills import interface
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.action import Speak
 from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, LearningRequest,
                                          RoutingDecision, SkillEvent)
@@ -54,9 +55,9 @@ class Probe:
 def _speech(probe: Probe, text: str, wake: bool) -> Callable[[], bool]:
     """An ASR event once the skill listens; answered when the mock logs a speech goal."""
     log: list[HardwareCommand] = []
-    probe.node.create_subscription(HardwareCommand, 'mock_hardware/commands', log.append,
+    probe.node.create_subscription(HardwareCommand, interface.MOCK_COMMANDS.name, log.append,
                                    RELIABLE)
-    asr = probe.node.create_publisher(AsrEvent, 'asr/events', 10)
+    asr = probe.node.create_publisher(AsrEvent, interface.ASR_EVENTS.name, 10)
     probe.until(asr.get_subscription_count)
     asr.publish(AsrEvent(utterance_id='startup', text=text, kws_triggered=wake, is_final=True,
                          confidence=1.0))
@@ -65,9 +66,9 @@ def _speech(probe: Probe, text: str, wake: bool) -> Callable[[], bool]:
 
 def _decision(probe: Probe) -> Callable[[], bool]:
     decisions: list[RoutingDecision] = []
-    probe.node.create_subscription(RoutingDecision, 'coordinator/decisions', decisions.append,
-                                   RELIABLE)
-    requests = probe.node.create_publisher(LearningRequest, 'coordinator/requests', 10)
+    probe.node.create_subscription(RoutingDecision, interface.COORDINATOR_DECISIONS.name,
+                                   decisions.append, RELIABLE)
+    requests = probe.node.create_publisher(LearningRequest, interface.COORDINATOR_REQUESTS.name, 10)
     probe.until(requests.get_subscription_count)
     requests.publish(LearningRequest(request_id='startup', learner_id='l1', text='方程怎么解'))
     return lambda: bool(decisions)
@@ -84,10 +85,11 @@ FIRST_ANSWER: dict[str, Callable[[Probe], Callable[[], bool]]] = {
     'wayfinding_guide': lambda p: _speech(p, '小范小范，贝旺路怎么走', True),
     'classroom_presenter': lambda p: _speech(p, '用课堂讲解的方式介绍光合作用', False),
     'learning_coordinator': _decision,
-    'pbl_ta': lambda p: _call(p, OpenDiscussion, 'discussion/open', OpenDiscussion.Request(
-        session_id='startup', material='community_waste')),
+    'pbl_ta': lambda p: _call(p, OpenDiscussion, interface.DISCUSSION_OPEN.name,
+                              OpenDiscussion.Request(session_id='startup',
+                                                     material='community_waste')),
     'learning_records': lambda p: _call(
-        p, RecordsLearnerCall, 'records/learner/call', RecordsLearnerCall.Request(
+        p, RecordsLearnerCall, interface.RECORDS_LEARNER_CALL.name, RecordsLearnerCall.Request(
             learner_id='l', tool='register_learner',
             args_json='{"learner_id": "l", "display_name": "林小雨"}')),
 }
@@ -105,9 +107,10 @@ def _once(skill: str, namespace: str) -> tuple[float, float]:
     mock = start([os.path.join(BIN, 'mock_hardware')], namespace,
                  params=('-p', 'time_scale:=0.05'))
     try:
-        probe.until(ActionClient(node, Speak, 'tts/speak').server_is_ready)
+        probe.until(ActionClient(node, Speak, interface.TTS_SPEAK.name).server_is_ready)
         events: list[SkillEvent] = []
-        node.create_subscription(SkillEvent, 'skill_events', events.append, TRACE_QOS)
+        node.create_subscription(SkillEvent, interface.SKILL_EVENTS.name, events.append,
+                                 profile(interface.SKILL_EVENTS.qos))
         spawned = time.monotonic()
         process = start([os.path.join(BIN, skill)], namespace, params=PARAMS.get(skill, ()))
         try:

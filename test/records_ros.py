@@ -13,9 +13,12 @@ from typing import Any
 
 from ros_harness import Harness, Recorder
 
-from robot_skills.runtime.guard import DEEP_QOS as QOS
+from robot_skills.interface import DEEP_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import SkillEvent
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
+
+QOS = profile(DEEP_QOS)
 
 
 class Side:

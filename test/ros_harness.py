@@ -14,13 +14,15 @@ import rclpy
 from rclpy.context import Context
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
-from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
+
+from robot_skills.interface import WATCH_QOS
+from robot_skills.runtime.qos import profile
 
 T = TypeVar('T')
 NodeT = TypeVar('NodeT', bound=Node)
 
-RELIABLE = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
+RELIABLE = profile(WATCH_QOS)
 
 
 class Recorder:

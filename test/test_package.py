@@ -26,7 +26,8 @@ from rclpy.action import ActionClient
 from ros_harness import interrupt
 
 from robot_skills.executables import MODULES
-from robot_skills.runtime.tracing import TRACE_QOS
+from robot_skills.interface import SKILL_EVENTS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.action import Speak
 from robot_skills_interfaces.msg import SkillEvent
 
@@ -125,7 +126,8 @@ def test_each_skill_starts_from_the_install_until_ready_and_stops_cleanly(prefix
     try:
         probe = ros.node(namespace)
         events: list[SkillEvent] = []
-        probe.create_subscription(SkillEvent, 'skill_events', events.append, TRACE_QOS)
+        probe.create_subscription(SkillEvent, 'skill_events', events.append,
+                                  profile(SKILL_EVENTS.qos))
         ros.until(lambda: any(e.kind in ('capabilities', 'degraded') for e in events),
                   timeout=60.0, what=f'{skill} ready')
         _active(ros, probe, skill)

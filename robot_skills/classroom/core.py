@@ -45,6 +45,7 @@ from robot_skills.classroom.lesson import Library, Lesson, Phrases
 from robot_skills.classroom.quota import (DEFAULT_MINUTES, DEFAULT_POINTS, Feedback, Plan,
                                           PlanError, plan, plan_direct)
 from robot_skills.classroom.words import Command, Lexicon, Mode, Reader, Request
+from robot_skills.interface import ARM_GESTURE, ARM_MOVE_POS, HAND, HEAD_GESTURE, TTS_SPEAK
 from robot_skills.language.text import hanzi, ordinal
 from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Command as DeviceCommand,
                                          Control, Device, Fingers, Hand, HeadGesture, Speak)
@@ -275,14 +276,14 @@ class ClassroomCore:
         if not state.devices_known:     # decide before acting: nothing moves without tts
             return Step(replace(state, deferred=text), (Trace('waiting_for_devices', detail={
                 'chars': len(text)}),))
-        if 'tts/speak' in state.missing:
+        if TTS_SPEAK.name in state.missing:
             return Step(state, (Trace('refused', detail={
                 'why': 'no tts/speak on this robot: a lesson cannot be given',
                 'text': self.phrases.no_tts, 'chars': len(text)}),))
         course = Course(state.lessons + 1, minutes=request.minutes or DEFAULT_MINUTES,
                         points=request.points or DEFAULT_POINTS, asked_mode=request.mode,
                         number_gesture_disabled=any(d in state.missing
-                                                    for d in ('arm/move_pos', 'hand')))
+                                                    for d in (ARM_MOVE_POS.name, HAND.name)))
         state = replace(state, lessons=course.number)
         trace = Trace('request', detail={'chars': len(text), 'topic': request.topic,
                                          'other_topic': request.other_topic,
@@ -429,9 +430,9 @@ class ClassroomCore:
     def _welcome(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
         assert course.plan is not None
         others: list[DeviceCommand] = []
-        if self._can(state, 'arm_gesture', course):
+        if self._can(state, ARM_GESTURE.name, course):
             others.append(ArmGesture('welcome', 'both', 1, 1.0))
-        if course.minutes > LONG_COURSE_MINUTES and self._can(state, 'head_gesture', course):
+        if course.minutes > LONG_COURSE_MINUTES and self._can(state, HEAD_GESTURE.name, course):
             others.append(HeadGesture('scan'))
         return self._say(state, replace(course, opening_stage='welcome_started'), 'welcome',
                          course.plan.welcome, others)
@@ -440,7 +441,8 @@ class ClassroomCore:
                      number: int) -> Step[ClassroomState]:
         course = replace(course, current_point=number, grade=None, answer_early='', spoken=())
         if (number <= len(NUMBER_HANDS) and not course.number_gesture_disabled
-                and self._can(state, 'arm/move_pos', course) and self._can(state, 'hand', course)):
+                and self._can(state, ARM_MOVE_POS.name, course)
+                and self._can(state, HAND.name, course)):
             course, batch = self._batch(course, 'forming', [
                 ArmMovePos(NEUTRAL, DISPLAY_RIGHT, 1.0), NUMBER_HANDS[number]], Barrier.BOTH,
                 each=True)
@@ -453,8 +455,8 @@ class ClassroomCore:
         assert course.plan is not None
         planned = course.plan.points[course.current_point - 1]
         effects: list = []
-        reset_hand = reset_hand and self._can(state, 'hand', course)
-        reset_arm = reset_arm and self._can(state, 'arm/move_pos', course)
+        reset_hand = reset_hand and self._can(state, HAND.name, course)
+        reset_arm = reset_arm and self._can(state, ARM_MOVE_POS.name, course)
         if reset and (reset_hand or reset_arm):
             commands: list[DeviceCommand] = []
             if reset_hand:
@@ -488,14 +490,14 @@ class ClassroomCore:
         if grade.tier is Tier.NOT_HEARD:
             step = self._say(state, course, 'reask', self.phrases.not_heard)
         elif grade.tier is Tier.OFF_TOPIC:
-            head = [HeadGesture('tilt')] if self._can(state, 'head_gesture', course) else []
+            head = [HeadGesture('tilt')] if self._can(state, HEAD_GESTURE.name, course) else []
             step = self._say(state, course, 'off_topic', feedback.off_topic(), head)
         else:
             last = course.current_point == course.point_count
             text_ = {Tier.CORRECT: feedback.correct, Tier.INCORRECT: feedback.incorrect}.get(
                 grade.tier, lambda: feedback.partial(list(grade.hit)))()
             head = ([HeadGesture(HEAD_FOR[grade.tier])]
-                    if self._can(state, 'head_gesture', course) else [])
+                    if self._can(state, HEAD_GESTURE.name, course) else [])
             course = replace(course, awaiting_state='none', grade=grade,
                              closing='closing_feedback' if last else course.closing)
             step = self._say(state, course, 'feedback', text_, head)
@@ -510,7 +512,7 @@ class ClassroomCore:
         if course.closing == 'closing_feedback':
             course = replace(course, closing='closing')
             others = ([ArmGesture('welcome', 'right', 2, 1.0)]
-                      if self._can(state, 'arm_gesture', course) else [])
+                      if self._can(state, ARM_GESTURE.name, course) else [])
             return self._say(state, course, 'farewell', course.plan.farewell, others)
         return self._say(state, course, 'transition', course.plan.point_transition)
 
@@ -853,9 +855,9 @@ class ClassroomCore:
         course = state.course
         assert course is not None
         commands: list[DeviceCommand] = [Call(Control.TTS_INTERRUPT)]
-        if 'head_gesture' not in state.missing:
+        if HEAD_GESTURE.name not in state.missing:
             commands.append(Call(Control.HEAD_GESTURE_CANCEL))
-        if 'arm_gesture' not in state.missing:
+        if ARM_GESTURE.name not in state.missing:
             commands.append(Call(Control.ARM_GESTURE_CANCEL))
         course, batch = self._batch(replace(course, stopped=True, phase='stopping',
                                             awaiting_state='none',
@@ -869,11 +871,11 @@ class ClassroomCore:
     def _stop_reset(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
         """The document's resets "在安全可用时": never after a motion fault."""
         commands: list[DeviceCommand] = []
-        if self._can(state, 'hand', course):
+        if self._can(state, HAND.name, course):
             commands.append(Hand('open_palm', 'right'))
-        if self._can(state, 'head_gesture', course):
+        if self._can(state, HEAD_GESTURE.name, course):
             commands.append(HeadGesture('reset'))
-        if self._can(state, 'arm/move_pos', course):
+        if self._can(state, ARM_MOVE_POS.name, course):
             commands.append(ArmMovePos(NEUTRAL, NEUTRAL, 1.0))
         if not commands:
             return self._complete(state, course, 'stopped')

@@ -43,26 +43,29 @@ from datetime import UTC, datetime
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
-from rclpy.qos import QoSProfile, ReliabilityPolicy
 
 from robot_skills.coordinator.core import Coordinator, Decision, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.service import PRIVACY_ACTIONS, CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
+from robot_skills.interface import (COORDINATOR_CONSENT, COORDINATOR_DECISIONS,
+                                    COORDINATOR_HANDOVER, COORDINATOR_HEALTH_CHECK,
+                                    COORDINATOR_MONTHLY_REPORT, COORDINATOR_PRIVACY,
+                                    COORDINATOR_REQUESTS)
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.database import BUSY_TIMEOUT
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
-from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
+from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.qos import profile
 from robot_skills.runtime.tracing import to_json
 from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
 from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
                                          PrivacyControl, SubmitHandover)
 
-QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 SKILL = 'learning_coordinator'
 PURGE_PERIOD = 1.0      # seconds between attempts to finish a deletion's cleanup
 WORKERS = 4             # threads serving the services (reads in parallel)
@@ -118,18 +121,20 @@ class LearningCoordinator(GuardedNode):
         self.on_destroy(self._workers.shutdown)
         self._purge_lock = threading.Lock()     # the purge timer's cancel and reset
         group = ReentrantCallbackGroup()      # the work runs on the pool; see the docstring
-        self._decisions = self.create_publisher(RoutingDecision, 'coordinator/decisions', QOS)
-        self.create_subscription(LearningRequest, 'coordinator/requests', self._on_request,
-                                 DEEP_QOS, callback_group=MutuallyExclusiveCallbackGroup(),
+        self._decisions = self.create_publisher(RoutingDecision, COORDINATOR_DECISIONS.name,
+                                                 profile(COORDINATOR_DECISIONS.qos))
+        self.create_subscription(LearningRequest, COORDINATOR_REQUESTS.name, self._on_request,
+                                 profile(COORDINATOR_REQUESTS.qos),
+                                 callback_group=MutuallyExclusiveCallbackGroup(),
                                  oversize=self._on_oversize)
         self._purging = self.create_timer(PURGE_PERIOD, self._on_purge,
                                           MutuallyExclusiveCallbackGroup(), autostart=False)
         for srv, name, handler in (
-                (SubmitHandover, 'coordinator/handover', self._on_handover),
-                (MonthlyReport, 'coordinator/monthly_report', self._on_report),
-                (HealthCheck, 'coordinator/health_check', self._on_health),
-                (ConsentSettings, 'coordinator/consent', self._on_consent),
-                (PrivacyControl, 'coordinator/privacy', self._on_privacy)):
+                (SubmitHandover, COORDINATOR_HANDOVER.name, self._on_handover),
+                (MonthlyReport, COORDINATOR_MONTHLY_REPORT.name, self._on_report),
+                (HealthCheck, COORDINATOR_HEALTH_CHECK.name, self._on_health),
+                (ConsentSettings, COORDINATOR_CONSENT.name, self._on_consent),
+                (PrivacyControl, COORDINATOR_PRIVACY.name, self._on_privacy)):
             self.create_service(srv, name, handler, callback_group=group)
         self.report('store', store_part(self.store, self.store.version))
         self.tracer.emit('capabilities', detail={'store': value.store_path,

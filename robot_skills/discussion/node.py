@@ -50,6 +50,7 @@ from robot_skills.discussion.history import ROLES, Turn
 from robot_skills.discussion.material import Agenda, AgendaPoint, Lexicon, Material
 from robot_skills.discussion.provider import UtteranceWriter
 from robot_skills.discussion.utterance import material_problems
+from robot_skills.interface import DISCUSSION_OPEN, DISCUSSION_TA_STEP, DISCUSSION_TURNS
 from robot_skills.model.commands import Device, Speak
 from robot_skills.model import wire
 from robot_skills.model.config import ConfigError, load, parse
@@ -57,8 +58,9 @@ from robot_skills.runtime import paths
 from robot_skills.runtime.chat import ChatEndpoint, ChatError
 from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run
-from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
+from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.qos import profile
 from robot_skills.runtime.robot import Robot, Timeouts
 from robot_skills.runtime.tracing import to_json
 from robot_skills_interfaces.msg import DiscussionTurn
@@ -164,12 +166,14 @@ class PblTa(GuardedNode):
         self._awaited: dict[str, list[Future]] = {}
         group, steps = MutuallyExclusiveCallbackGroup(), ReentrantCallbackGroup()
         self._group = group
-        self._turns = self.create_publisher(DiscussionTurn, 'discussion/turns', DEEP_QOS)
-        self.create_subscription(DiscussionTurn, 'discussion/turns', self._on_turn, DEEP_QOS,
+        self._turns = self.create_publisher(DiscussionTurn, DISCUSSION_TURNS.name,
+                                            profile(DISCUSSION_TURNS.qos))
+        self.create_subscription(DiscussionTurn, DISCUSSION_TURNS.name, self._on_turn,
+                                 profile(DISCUSSION_TURNS.qos),
                                  callback_group=group, oversize=self._on_oversize)
-        self.create_service(OpenDiscussion, 'discussion/open', self._on_open,
+        self.create_service(OpenDiscussion, DISCUSSION_OPEN.name, self._on_open,
                             callback_group=group)
-        self.create_service(TaStep, 'discussion/ta_step', self._on_step, callback_group=steps)
+        self.create_service(TaStep, DISCUSSION_TA_STEP.name, self._on_step, callback_group=steps)
         self.robot = (Robot(self, [Device.TTS], lambda: TIMEOUTS, group,
                             namespace=value.robot_namespace) if value.robot_namespace else None)
         self.writer = (UtteranceWriter(ChatEndpoint(

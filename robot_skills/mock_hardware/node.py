@@ -48,13 +48,14 @@ from typing import Any
 from rclpy.action import ActionServer, CancelResponse, GoalResponse
 from rclpy.action.server import ServerGoalHandle
 from rclpy.callback_groups import ReentrantCallbackGroup
-from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 from rclpy.timer import Timer
 from sensor_msgs.msg import JointState
 from std_msgs.msg import Header
 from std_srvs.srv import SetBool, Trigger
 
+from robot_skills.interface import (ARM_GESTURE_CANCEL, ESTOP, HEAD_GESTURE_CANCEL, JOINT_STATES,
+                                    MOCK_COMMANDS, TTS_INTERRUPT, TTS_PAUSE, TTS_RESUME)
 from robot_skills.mock_hardware import core
 from robot_skills.mock_hardware.config import FINGERS, Body
 from robot_skills.mock_hardware.core import FaultMode, JointModel, Speech
@@ -66,9 +67,9 @@ from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode, oversized
 from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import HardwareCommand
 
-COMMAND_QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
 MOTION_DEVICES = frozenset({Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM, Device.HAND})
 
 
@@ -133,16 +134,17 @@ class MockHardware(GuardedNode):
         self._speech_queue: deque[_Run] = deque()
         self._results: dict[int, Any] = {}        # id(goal handle) -> result to deliver
         self._feedback_timer: Timer | None = None
-        self._commands = self.create_publisher(HardwareCommand, 'mock_hardware/commands',
-                                               COMMAND_QOS)
-        self._joint_states = self.create_publisher(JointState, 'joint_states', 10)
+        self._commands = self.create_publisher(HardwareCommand, MOCK_COMMANDS.name,
+                                               profile(MOCK_COMMANDS.qos))
+        self._joint_states = self.create_publisher(JointState, JOINT_STATES.name,
+                                                   profile(JOINT_STATES.qos))
         self._servers = [self._serve(device) for device in Device]
-        for name, handler in (('tts/pause', self._on_pause), ('tts/resume', self._on_resume),
-                              ('tts/interrupt', self._on_interrupt),
-                              ('arm_gesture/cancel', self._on_cancel_arm),
-                              ('head_gesture/cancel', self._on_cancel_head)):
-            self.create_service(Trigger, name, handler, callback_group=self._group)
-        self.create_service(SetBool, 'estop', self._on_estop, callback_group=self._group)
+        for service, handler in ((TTS_PAUSE, self._on_pause), (TTS_RESUME, self._on_resume),
+                                 (TTS_INTERRUPT, self._on_interrupt),
+                                 (ARM_GESTURE_CANCEL, self._on_cancel_arm),
+                                 (HEAD_GESTURE_CANCEL, self._on_cancel_head)):
+            self.create_service(Trigger, service.name, handler, callback_group=self._group)
+        self.create_service(SetBool, ESTOP.name, self._on_estop, callback_group=self._group)
         self.report('devices', self._diagnose)
         rate = self.settings.value.joint_state_rate
         if rate > 0:

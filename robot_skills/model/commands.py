@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from robot_skills import interface
+
 
 class Device(StrEnum):
     """A device of the robot, named as its action or service namespace."""
@@ -85,11 +87,11 @@ class Hand:
 class Control(StrEnum):
     """The std_srvs/Trigger services of the contract, named by their path."""
 
-    TTS_PAUSE = 'tts/pause'
-    TTS_RESUME = 'tts/resume'
-    TTS_INTERRUPT = 'tts/interrupt'
-    ARM_GESTURE_CANCEL = 'arm_gesture/cancel'
-    HEAD_GESTURE_CANCEL = 'head_gesture/cancel'
+    TTS_PAUSE = interface.TTS_PAUSE.name
+    TTS_RESUME = interface.TTS_RESUME.name
+    TTS_INTERRUPT = interface.TTS_INTERRUPT.name
+    ARM_GESTURE_CANCEL = interface.ARM_GESTURE_CANCEL.name
+    HEAD_GESTURE_CANCEL = interface.HEAD_GESTURE_CANCEL.name
 
     @property
     def device(self) -> Device:

@@ -43,9 +43,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
-from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 
+from robot_skills.interface import (RECORDS_CALL, RECORDS_LEARNER_CALL, RECORDS_LIVE_EVENTS,
+                                    RECORDS_OPERATOR_CALL)
 from robot_skills.model import wire
 from robot_skills.records import erasure
 from robot_skills.records.api import TOOLS, Records, Result, Store
@@ -56,12 +57,12 @@ from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.qos import profile
 from robot_skills.runtime.workers import Workers, wake
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
 SKILL = 'learning_records'
-EVENTS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE)
 PURGE_PERIOD = 1.0  # seconds between attempts to clear an erasure's old text from the WAL
 WORKERS = 4         # calls served at once (SQLite reads in parallel; writes queue in the store)
 
@@ -100,13 +101,14 @@ class LearningRecords(GuardedNode):
         self._timeouts = MutuallyExclusiveCallbackGroup()
         self._waiting: list[tuple[str, Future]] = []
         self._published = self._last_seq()
-        self._events = self.create_publisher(RecordsEvent, 'records/live_events', EVENTS)
+        self._events = self.create_publisher(RecordsEvent, RECORDS_LIVE_EVENTS.name,
+                                             profile(RECORDS_LIVE_EVENTS.qos))
         calls = ReentrantCallbackGroup()
-        self.create_service(RecordsCall, 'records/call', self._on_agent_call,
+        self.create_service(RecordsCall, RECORDS_CALL.name, self._on_agent_call,
                             callback_group=calls)
-        self.create_service(RecordsLearnerCall, 'records/learner/call', self._on_learner_call,
+        self.create_service(RecordsLearnerCall, RECORDS_LEARNER_CALL.name, self._on_learner_call,
                             callback_group=calls)
-        self.create_service(RecordsCall, 'records/operator/call', self._on_operator_call,
+        self.create_service(RecordsCall, RECORDS_OPERATOR_CALL.name, self._on_operator_call,
                             callback_group=calls)
         # an erasure's old text leaves the WAL at a TRUNCATE checkpoint, which needs a moment
         # without readers: retried each PURGE_PERIOD until it succeeds

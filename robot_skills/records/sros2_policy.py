@@ -47,17 +47,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from robot_skills.interface import (DIAGNOSTICS, RECORDS_CALL, RECORDS_LEARNER_CALL,
+                                    RECORDS_LIVE_EVENTS, RECORDS_OPERATOR_CALL, SKILL_EVENTS)
+
 POLICY_VERSION = '0.2.0'        # sros2's policy.xsd fixes it
 ROOT = '/robot_skills'          # the enclaves' common prefix
 
 # The records services, each with its interface (robot_skills_interfaces/srv) and the one
 # client enclave that may request it (node.py serves all three).
-RECORDS_SERVICES = {
-    'records/call': ('robot_skills_interfaces/srv/RecordsCall', 'agent'),
-    'records/learner/call': ('robot_skills_interfaces/srv/RecordsLearnerCall', 'learner_ui'),
-    'records/operator/call': ('robot_skills_interfaces/srv/RecordsCall', 'operator'),
-}
-LIVE_EVENTS = ('records/live_events', 'robot_skills_interfaces/msg/RecordsEvent')
+RECORDS_SERVICES = {service.name: (service.type, client) for service, client in (
+    (RECORDS_CALL, 'agent'), (RECORDS_LEARNER_CALL, 'learner_ui'),
+    (RECORDS_OPERATOR_CALL, 'operator'))}
+LIVE_EVENTS = (RECORDS_LIVE_EVENTS.name, RECORDS_LIVE_EVENTS.type)
 
 # What rclpy gives every node (name -> interface): logging, parameters (served, and their
 # events), the type description service (Iron and later) and the clock of use_sim_time.
@@ -84,8 +85,7 @@ LIFECYCLE_REPLIES = {
 }
 LIFECYCLE_PUBLISHES = {'~/transition_event': 'lifecycle_msgs/msg/TransitionEvent'}
 # What a GuardedNode (runtime/guard.py) publishes: its traces and its diagnostics.
-GUARDED_PUBLISHES = {'skill_events': 'robot_skills_interfaces/msg/SkillEvent',
-                     '/diagnostics': 'diagnostic_msgs/msg/DiagnosticArray'}
+GUARDED_PUBLISHES = {topic.name: topic.type for topic in (SKILL_EVENTS, DIAGNOSTICS)}
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """The robot's devices as the interface contract names them, in one table.
 
 Both sides use it: the robot facade creates its clients from it and the mock
-hardware its servers, so an action name or a message field can only be spelt
-one way. Conversions between the pure commands of ``robot_skills.model`` and
-the generated ROS messages live here too.
+hardware its servers, so a message field can only be spelt one way (the action
+names come from ``robot_skills.interface``). Conversions between the pure
+commands of ``robot_skills.model`` and the generated ROS messages live here too.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from robot_skills import interface
 from robot_skills.model.commands import (ArmGesture, ArmMovePos, Device, GoalCommand, Hand,
                                          HeadGesture, Speak)
 from robot_skills.model.outcomes import Receipt
@@ -31,11 +32,11 @@ class ActionSpec:
 
 
 ACTIONS: dict[Device, ActionSpec] = {spec.device: spec for spec in (
-    ActionSpec(Device.TTS, SpeakAction, 'tts/speak'),
-    ActionSpec(Device.ARM_GESTURE, ArmGestureAction, 'arm_gesture'),
-    ActionSpec(Device.HEAD_GESTURE, HeadGestureAction, 'head_gesture'),
-    ActionSpec(Device.ARM, ArmMovePosAction, 'arm/move_pos'),
-    ActionSpec(Device.HAND, HandGestureAction, 'hand'),
+    ActionSpec(Device.TTS, SpeakAction, interface.TTS_SPEAK.name),
+    ActionSpec(Device.ARM_GESTURE, ArmGestureAction, interface.ARM_GESTURE.name),
+    ActionSpec(Device.HEAD_GESTURE, HeadGestureAction, interface.HEAD_GESTURE.name),
+    ActionSpec(Device.ARM, ArmMovePosAction, interface.ARM_MOVE_POS.name),
+    ActionSpec(Device.HAND, HandGestureAction, interface.HAND.name),
 )}
 
 

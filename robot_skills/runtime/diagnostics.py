@@ -20,13 +20,13 @@ from typing import Protocol
 
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
 from rclpy.node import Node
-from rclpy.qos import QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Header
 
-TOPIC = '/diagnostics'
+from robot_skills.interface import DIAGNOSTICS
+from robot_skills.runtime.qos import profile
+
 PERIOD = 1.0             # seconds, as diagnostic_updater
 RECENT = 60.0            # seconds an error keeps the node at WARN
-QOS = QoSProfile(depth=10, reliability=ReliabilityPolicy.RELIABLE)
 OK, WARN, ERROR = DiagnosticStatus.OK, DiagnosticStatus.WARN, DiagnosticStatus.ERROR
 
 
@@ -55,7 +55,8 @@ class Diagnostics:
         self._failure = failure
         self._parts: dict[str, Callable[[], Report]] = {}
         self.last_error = LastError()
-        self._publisher = node.create_publisher(DiagnosticArray, TOPIC, QOS)
+        self._publisher = node.create_publisher(DiagnosticArray, DIAGNOSTICS.name,
+                                                  profile(DIAGNOSTICS.qos))
         self._timer = node.create_timer(PERIOD, self.publish)
 
     def add(self, name: str, part: Callable[[], Report]) -> Callable[[], None]:

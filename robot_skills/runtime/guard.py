@@ -35,17 +35,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rclpy.qos import QoSProfile, ReliabilityPolicy
+from rclpy.qos import QoSProfile
 
+from robot_skills.interface import DEEP_QOS
 from robot_skills.model.wire import TRANSPORT_CAP, Limits
 from robot_skills.runtime.diagnostics import Diagnostics, Report
 from robot_skills.runtime.managed import ManagedNode
 from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.qos import profile
 from robot_skills.runtime.tracing import Tracer
 
-# Deep enough for a burst of 2,000 messages, or every caller a robot has at once; callers
-# should use the same (docs/architecture.md, "What each node does with bad input").
-DEEP_QOS = QoSProfile(depth=5000, reliability=ReliabilityPolicy.RELIABLE)
+SERVICE_QOS = profile(DEEP_QOS)   # every service of every node: see the module docstring
 MAX_ITEMS = 1000          # elements of a string array (image_tags ...)
 STACK_FRAMES = 6
 FAILED_FLAGS = ('ok', 'accepted', 'success', 'generated')
@@ -256,7 +256,7 @@ class GuardedNode(ManagedNode):
                                            qos_profile, **kwargs)
 
     def create_service(self, srv_type: Any, srv_name: str, callback: Callable[..., Any], *,
-                       qos_profile: QoSProfile = DEEP_QOS, **kwargs: Any) -> Any:
+                       qos_profile: QoSProfile = SERVICE_QOS, **kwargs: Any) -> Any:
         guard = self._guarded()
         if guard is not None:
             callback = guard.service(callback, srv_name, srv_type)

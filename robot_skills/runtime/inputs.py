@@ -19,7 +19,9 @@ from std_msgs.msg import String
 
 from robot_skills.model.utterance import (Dropped, Source, Utterance, from_asr, from_asr_json,
                                           from_remote, oversized)
-from robot_skills.runtime.guard import DEEP_QOS, GuardedNode
+from robot_skills.interface import ASR_EVENTS, ASR_JSON, REMOTE_MESSAGE
+from robot_skills.runtime.guard import GuardedNode
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import AsrEvent, RemoteMessage
 
 
@@ -32,11 +34,12 @@ class InputChannels:
         self._deliver = deliver
         self._max_chars = max_chars
         self._json_count = 0
-        node.create_subscription(AsrEvent, 'asr/events', self._on_asr, DEEP_QOS,
+        node.create_subscription(AsrEvent, ASR_EVENTS.name, self._on_asr, profile(ASR_EVENTS.qos),
                                  callback_group=callback_group, oversize=self._asr_oversize)
-        node.create_subscription(RemoteMessage, 'remote_message', self._on_remote, DEEP_QOS,
+        node.create_subscription(RemoteMessage, REMOTE_MESSAGE.name, self._on_remote,
+                                 profile(REMOTE_MESSAGE.qos),
                                  callback_group=callback_group, oversize=self._remote_oversize)
-        node.create_subscription(String, 'asr/json', self._on_json, DEEP_QOS,
+        node.create_subscription(String, ASR_JSON.name, self._on_json, profile(ASR_JSON.qos),
                                  callback_group=callback_group, oversize=self._json_oversize)
 
     def _on_asr(self, msg: AsrEvent) -> None:

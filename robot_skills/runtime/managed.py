@@ -19,12 +19,22 @@ the executable stops with status 1 and the reason.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 
+from robot_skills.runtime.params import Settings, setting
+
 SUCCESS, FAILURE = TransitionCallbackReturn.SUCCESS, TransitionCallbackReturn.FAILURE
+
+
+@dataclass(frozen=True)
+class LifecycleSettings:
+    """The parameter every node shares as a lifecycle node."""
+
+    autostart: bool = setting(True, 'Configure and activate at start (false: wait for a '
+                              'lifecycle manager)', read_only=True)
 
 
 class ManagedNode(LifecycleNode):
@@ -36,10 +46,7 @@ class ManagedNode(LifecycleNode):
         self._failure: BaseException | None = None
         self.configure_failure = ''          # why the last configure failed ('' if it did not)
         super().__init__(node_name, **kwargs)
-        self.autostart: bool = self.declare_parameter(
-            'autostart', True, ParameterDescriptor(
-                description='Configure and activate at start (false: wait for a lifecycle '
-                            'manager)', read_only=True)).value
+        self.autostart = Settings(self, LifecycleSettings).value.autostart
 
     # ---- what each node writes -----------------------------------------------------------
 

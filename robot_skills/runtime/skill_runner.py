@@ -41,10 +41,10 @@ from functools import partial
 from typing import Any, Generic, cast
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.qos import QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 from rclpy.timer import Timer
 
+from robot_skills.interface import REMOTE_REPLY
 from robot_skills.model.commands import Control, Device, describe
 from robot_skills.model.outcomes import Acceptance, Outcome, Status, failure, not_accepted
 from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer,
@@ -56,10 +56,10 @@ from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.guard import GuardedNode, fault
 from robot_skills.runtime.inputs import InputChannels
 from robot_skills.runtime.params import Settings, setting
+from robot_skills.runtime.qos import profile
 from robot_skills.runtime.robot import Robot, Timeouts
 from robot_skills_interfaces.msg import TextReply
 
-REPLY_QOS = QoSProfile(depth=50, reliability=ReliabilityPolicy.RELIABLE)
 DISCOVERY_PERIOD = 0.05
 
 
@@ -102,7 +102,8 @@ class SkillRunner(Generic[StateT]):
         self._group = MutuallyExclusiveCallbackGroup()
         self.tracer = node.tracer
         self.robot = Robot(node, devices, self._timeouts, self._group, controls)
-        self._replies = node.create_publisher(TextReply, 'remote_reply', REPLY_QOS)
+        self._replies = node.create_publisher(TextReply, REMOTE_REPLY.name,
+                                              profile(REMOTE_REPLY.qos))
         self._timers: dict[str, Timer] = {}
         self._in_flight: set[str] = set()
         self._queue: deque[Event | _Finished] = deque()

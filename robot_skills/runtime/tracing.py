@@ -21,16 +21,10 @@ from typing import Any
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.logging import LoggingSeverity
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 
+from robot_skills.interface import SKILL_EVENTS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import SkillEvent
-
-# Deep enough that a burst of traces during one turn is never dropped. Transient
-# local keeps the recent history for late joiners that ask for it (a console or
-# simulation attaching after startup sees the "capabilities" trace); volatile
-# subscribers are compatible and simply get live events.
-TRACE_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE,
-                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
 
 _WARNING_KINDS = frozenset({'degraded', 'input_rejected', 'refused'})
 
@@ -77,7 +71,8 @@ class Tracer:
         self.on_error: Callable[[str, str], None] | None = None   # (where, type) of an error
         self._node = node
         self._logger = node.get_logger()
-        self._publisher = node.create_publisher(SkillEvent, 'skill_events', TRACE_QOS)
+        self._publisher = node.create_publisher(SkillEvent, SKILL_EVENTS.name,
+                                                  profile(SKILL_EVENTS.qos))
 
     def emit(self, kind: str, state: str = '', session_id: str = '',
              detail: dict[str, Any] | None = None) -> None:

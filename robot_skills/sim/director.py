@@ -24,22 +24,26 @@ from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.task import Future
 from rclpy.timer import Timer
 from std_msgs.msg import String
 
+from robot_skills.interface import (ASR_EVENTS, ASR_JSON, COORDINATOR_DECISIONS,
+                                    COORDINATOR_REQUESTS, DEEP_QOS, DIRECTOR_LATCHED_QOS,
+                                    DIRECTOR_QOS, DISCUSSION_OPEN, DISCUSSION_TA_STEP,
+                                    DISCUSSION_TURNS, MOCK_COMMANDS, RECORDS_CALL,
+                                    RECORDS_LEARNER_CALL, REMOTE_MESSAGE, REMOTE_REPLY,
+                                    SKILL_EVENTS)
+from robot_skills.runtime.qos import profile
 from robot_skills.sim import timeline
 from robot_skills.sim.scenario import Observed, Scenario, Step, check
 from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareCommand,
                                          LearningRequest, RemoteMessage, RoutingDecision,
                                          SkillEvent, TextReply)
-from robot_skills.runtime.guard import DEEP_QOS
 from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, RecordsLearnerCall, TaStep
 
-RELIABLE = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE)
-HISTORY = QoSProfile(depth=500, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+RELIABLE = profile(DIRECTOR_QOS)
+HISTORY = profile(DIRECTOR_LATCHED_QOS)
 READY_KINDS = ('capabilities', 'degraded')
 READY_TIMEOUT = 15.0
 
@@ -96,30 +100,35 @@ class Director(Node):
     def _attach(self, name: str, skills: list[str]) -> _Robot:
         ns = f'/{name}'
         robot = _Robot(name, frozenset(skills), frozenset(skills) & self._voice_skills,
-                       self.create_publisher(AsrEvent, f'{ns}/asr/events', RELIABLE),
-                       self.create_publisher(RemoteMessage, f'{ns}/remote_message', RELIABLE),
-                       self.create_publisher(String, f'{ns}/asr/json', RELIABLE),
-                       self.create_publisher(LearningRequest, f'{ns}/coordinator/requests',
+                       self.create_publisher(AsrEvent, f'{ns}/{ASR_EVENTS.name}', RELIABLE),
+                       self.create_publisher(RemoteMessage, f'{ns}/{REMOTE_MESSAGE.name}',
                                              RELIABLE),
-                       self.create_publisher(DiscussionTurn, f'{ns}/discussion/turns', RELIABLE),
-                       self.create_client(OpenDiscussion, f'{ns}/discussion/open',
+                       self.create_publisher(String, f'{ns}/{ASR_JSON.name}', RELIABLE),
+                       self.create_publisher(LearningRequest,
+                                             f'{ns}/{COORDINATOR_REQUESTS.name}', RELIABLE),
+                       self.create_publisher(DiscussionTurn, f'{ns}/{DISCUSSION_TURNS.name}',
+                                             RELIABLE),
+                       self.create_client(OpenDiscussion, f'{ns}/{DISCUSSION_OPEN.name}',
                                           callback_group=self._group),
-                       self.create_client(TaStep, f'{ns}/discussion/ta_step',
+                       self.create_client(TaStep, f'{ns}/{DISCUSSION_TA_STEP.name}',
                                           callback_group=self._group),
-                       self.create_client(RecordsCall, f'{ns}/records/call',
-                                          qos_profile=DEEP_QOS, callback_group=self._group),
-                       self.create_client(RecordsLearnerCall, f'{ns}/records/learner/call',
-                                          qos_profile=DEEP_QOS, callback_group=self._group))
-        self.create_subscription(RoutingDecision, f'{ns}/coordinator/decisions',
+                       self.create_client(RecordsCall, f'{ns}/{RECORDS_CALL.name}',
+                                          qos_profile=profile(DEEP_QOS),
+                                          callback_group=self._group),
+                       self.create_client(RecordsLearnerCall,
+                                          f'{ns}/{RECORDS_LEARNER_CALL.name}',
+                                          qos_profile=profile(DEEP_QOS),
+                                          callback_group=self._group))
+        self.create_subscription(RoutingDecision, f'{ns}/{COORDINATOR_DECISIONS.name}',
                                  lambda m: self._on_decision(robot, m), RELIABLE,
                                  callback_group=self._group)
-        self.create_subscription(HardwareCommand, f'{ns}/mock_hardware/commands',
+        self.create_subscription(HardwareCommand, f'{ns}/{MOCK_COMMANDS.name}',
                                  lambda m: self._on_command(robot, m), RELIABLE,
                                  callback_group=self._group)
-        self.create_subscription(SkillEvent, f'{ns}/skill_events',
+        self.create_subscription(SkillEvent, f'{ns}/{SKILL_EVENTS.name}',
                                  lambda m: self._on_event(robot, m), HISTORY,
                                  callback_group=self._group)
-        self.create_subscription(TextReply, f'{ns}/remote_reply',
+        self.create_subscription(TextReply, f'{ns}/{REMOTE_REPLY.name}',
                                  lambda m: self._on_reply(robot, m), RELIABLE,
                                  callback_group=self._group)
         return robot

@@ -19,29 +19,33 @@ from typing import Any
 
 from action_msgs.msg import GoalStatusArray
 from rclpy.node import Node
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
 
+from robot_skills.interface import (ASR_EVENTS, COORDINATOR_DECISIONS, COORDINATOR_REQUESTS,
+                                    DISCUSSION_TURNS, JOINT_STATES, MOCK_COMMANDS,
+                                    REMOTE_MESSAGE, REMOTE_REPLY, SKILL_EVENTS,
+                                    WATCH_LATCHED_QOS, WATCH_QOS)
 from robot_skills.model.commands import Device
 from robot_skills.runtime.devices import ACTIONS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareCommand,
                                          LearningRequest, RemoteMessage, RoutingDecision,
                                          SkillEvent, TextReply)
 
-RELIABLE = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
-LATCHED = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE,
-                     durability=DurabilityPolicy.TRANSIENT_LOCAL)
+RELIABLE = profile(WATCH_QOS)
+LATCHED = profile(WATCH_LATCHED_QOS)
 # (relative topic, type, QoS): what each robot is watched on.
 TOPICS: tuple[tuple[str, Any, QoSProfile], ...] = (
-    ('asr/events', AsrEvent, RELIABLE),
-    ('remote_message', RemoteMessage, RELIABLE),
-    ('coordinator/requests', LearningRequest, RELIABLE),
-    ('discussion/turns', DiscussionTurn, RELIABLE),
-    ('mock_hardware/commands', HardwareCommand, RELIABLE),
-    ('joint_states', JointState, RELIABLE),
-    ('skill_events', SkillEvent, LATCHED),
-    ('remote_reply', TextReply, RELIABLE),
-    ('coordinator/decisions', RoutingDecision, RELIABLE),
+    (ASR_EVENTS.name, AsrEvent, RELIABLE),
+    (REMOTE_MESSAGE.name, RemoteMessage, RELIABLE),
+    (COORDINATOR_REQUESTS.name, LearningRequest, RELIABLE),
+    (DISCUSSION_TURNS.name, DiscussionTurn, RELIABLE),
+    (MOCK_COMMANDS.name, HardwareCommand, RELIABLE),
+    (JOINT_STATES.name, JointState, RELIABLE),
+    (SKILL_EVENTS.name, SkillEvent, LATCHED),
+    (REMOTE_REPLY.name, TextReply, RELIABLE),
+    (COORDINATOR_DECISIONS.name, RoutingDecision, RELIABLE),
     *((f'{spec.name}/_action/status', GoalStatusArray, LATCHED) for spec in ACTIONS.values()),
     (f'{ACTIONS[Device.TTS].name}/_action/feedback',
      ACTIONS[Device.TTS].action_type.Impl.FeedbackMessage, RELIABLE),

@@ -20,6 +20,9 @@ from typing import Any
 
 from action_msgs.msg import GoalStatus
 
+from robot_skills.interface import (ASR_EVENTS, COORDINATOR_DECISIONS, COORDINATOR_REQUESTS,
+                                    DISCUSSION_TURNS, JOINT_STATES, MOCK_COMMANDS,
+                                    REMOTE_MESSAGE, REMOTE_REPLY, SKILL_EVENTS)
 from robot_skills.sim.recorder import Message
 from robot_skills.sim.timeline import outcome
 
@@ -124,22 +127,22 @@ def _source_ns(message: Message) -> int:
 
 def _read_one(run: RobotRun, topic: str, msg: Any, at: float, goals: dict[str, Bar],
               heard_chars: dict[str, int]) -> None:
-    if topic == 'joint_states':
+    if topic == JOINT_STATES.name:
         run.joint_states.append((at, dict(zip(msg.name, msg.position, strict=False))))
-    elif topic == 'asr/events':
+    elif topic == ASR_EVENTS.name:
         run.marks.append(Mark('heard', at, msg.text if msg.kws_triggered
                               else f'(no wake word) {msg.text}', 'heard'))
-    elif topic == 'remote_message':
+    elif topic == REMOTE_MESSAGE.name:
         run.marks.append(Mark('heard', at, f'{msg.sender_id}: {msg.text}', 'heard'))
-    elif topic == 'coordinator/requests':
+    elif topic == COORDINATOR_REQUESTS.name:
         run.marks.append(Mark('heard', at, f'{msg.learner_id}: {msg.text}', 'heard'))
-    elif topic == 'discussion/turns':
+    elif topic == DISCUSSION_TURNS.name:
         run.marks.append(Mark('heard', at, f'{msg.speaker_id}: {msg.text}', 'heard'))
-    elif topic == 'remote_reply':
+    elif topic == REMOTE_REPLY.name:
         run.marks.append(Mark('skills', at, f'reply: {msg.text}', 'decision'))
-    elif topic == 'coordinator/decisions':
+    elif topic == COORDINATOR_DECISIONS.name:
         run.marks.append(Mark('skills', at, f'{msg.action}: {msg.reply_text}', 'decision'))
-    elif topic == 'mock_hardware/commands':
+    elif topic == MOCK_COMMANDS.name:
         _command(run, msg, at, goals)
     elif topic.endswith('/_action/status'):
         _status(msg, at, goals, heard_chars)
@@ -149,7 +152,7 @@ def _read_one(run: RobotRun, topic: str, msg: Any, at: float, goals: dict[str, B
         if bar is not None and goal not in heard_chars:
             bar.start = at              # a queued utterance is heard from its first progress
         heard_chars[goal] = msg.feedback.chars_spoken
-    elif topic == 'skill_events':
+    elif topic == SKILL_EVENTS.name:
         _event(run, msg, at)
 
 

@@ -19,8 +19,9 @@ from ros_harness import Harness
 
 from robot_skills.coordinator.node import LearningCoordinator
 from robot_skills.coordinator.service import PRIVACY_ACTIONS
+from robot_skills.interface import DEEP_QOS
 from robot_skills.runtime.database import StoreError
-from robot_skills.runtime.guard import DEEP_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import LearningRequest
 from robot_skills_interfaces.srv import HealthCheck
 
@@ -94,7 +95,7 @@ def test_a_request_beyond_the_transport_cap_is_read_for_crisis_first(rig):
 def test_twenty_concurrent_callers_lose_no_call(rig):
     """rclpy's default service queue (10) lost half of 20 concurrent calls without an error."""
     clients = [rig.probe.create_client(HealthCheck, 'coordinator/health_check',
-                                       qos_profile=DEEP_QOS) for _ in range(20)]
+                                       qos_profile=profile(DEEP_QOS)) for _ in range(20)]
     rig.ros.until(lambda: all(c.service_is_ready() for c in clients), what='clients ready')
     for _ in range(3):
         calls = [c.call_async(HealthCheck.Request(learner_id='l1')) for c in clients]

@@ -5,8 +5,11 @@ import sys
 import rclpy
 from rclpy.node import Node
 
-from robot_skills.runtime.guard import DEEP_QOS as QOS
+from robot_skills.interface import DEEP_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.srv import RecordsCall
+
+QOS = profile(DEEP_QOS)
 
 
 def connect(namespace: str, name: str, srv=RecordsCall, service: str = 'records/call',

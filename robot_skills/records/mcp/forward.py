@@ -26,17 +26,19 @@ from mcp.server.stdio import stdio_server
 from rclpy.executors import Executor, SingleThreadedExecutor
 from rclpy.node import Node
 
+from robot_skills.interface import (DEEP_QOS, RECORDS_CALL, RECORDS_LEARNER_CALL,
+                                    RECORDS_OPERATOR_CALL)
 from robot_skills.records.live import MAX_WAIT
 from robot_skills.records.mcp.bridge import on_executor
 from robot_skills.records.mcp.server import build
 from robot_skills.records.roles import Principal, Role
 from robot_skills.records.tools import Result
 from robot_skills.runtime import entry
-from robot_skills.runtime.guard import DEEP_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
-SERVICES = {Role.AGENT: 'records/call', Role.LEARNER: 'records/learner/call',
-            Role.OPERATOR: 'records/operator/call'}
+SERVICES = {Role.AGENT: RECORDS_CALL.name, Role.LEARNER: RECORDS_LEARNER_CALL.name,
+            Role.OPERATOR: RECORDS_OPERATOR_CALL.name}
 FOUND = 30.0            # seconds a call waits for the node's service to be discovered
 PROBE = 1.0             # seconds one probe waits for its answer (a fresh match may drop one)
 ANSWER = MAX_WAIT + 10.0    # seconds a forwarded call waits for its answer (live_wait parks)
@@ -81,7 +83,7 @@ class Forward:
         self._srv = RecordsLearnerCall if principal.role is Role.LEARNER else RecordsCall
         self._fixed = {'learner_id': principal.learner_id} if principal.learner_id else {}
         self._service = SERVICES[principal.role]
-        self._client = node.create_client(self._srv, self._service, qos_profile=DEEP_QOS)
+        self._client = node.create_client(self._srv, self._service, qos_profile=profile(DEEP_QOS))
         self._executor = executor
         self._ready = anyio.Lock()
         self._answered = False

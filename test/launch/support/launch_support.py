@@ -29,9 +29,11 @@ from rclpy.action import ActionClient
 from rclpy.context import Context
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.parameter import parameter_value_to_python
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import QoSProfile
 
+from robot_skills.interface import SKILL_EVENTS, WATCH_QOS
 from robot_skills.runtime.devices import ACTIONS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import SkillEvent
 
 SHARE = get_package_share_directory('robot_skills')
@@ -40,9 +42,8 @@ TIMEOUT = 20.0          # seconds for one exchange with a running node
 READY_TIMEOUT = 120.0   # seconds for nodes to start and find each other on a loaded machine
 ATTEMPT = 3.0           # seconds before a harmless request whose answer was lost is sent again
 # As the skills publish skill_events: a late subscriber still gets the startup traces.
-TRACE_QOS = QoSProfile(depth=200, reliability=ReliabilityPolicy.RELIABLE,
-                       durability=DurabilityPolicy.TRANSIENT_LOCAL)
-LOG_QOS = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
+TRACE_QOS = profile(SKILL_EVENTS.qos)
+LOG_QOS = profile(WATCH_QOS)
 READY_KINDS = ('capabilities', 'degraded')
 
 

@@ -9,7 +9,8 @@ import pytest
 from records.mcp.mcp_sides import Served, Sides, ready
 from ros_harness import Harness, Recorder
 
-from robot_skills.runtime.guard import DEEP_QOS
+from robot_skills.interface import DEEP_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import SkillEvent
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
@@ -27,10 +28,10 @@ def served(ros: Harness, tmp_path: Path) -> Iterator[Served]:
 def sides(ros: Harness, served: Served) -> Sides:
     probe = ros.node(served.namespace)
     events = Recorder(probe, SkillEvent, 'skill_events')
-    agent = ready(ros, probe.create_client(RecordsCall, 'records/call', qos_profile=DEEP_QOS),
-                  RecordsCall)
+    agent = ready(ros, probe.create_client(RecordsCall, 'records/call',
+                                           qos_profile=profile(DEEP_QOS)), RecordsCall)
     her = ready(ros, probe.create_client(RecordsLearnerCall, 'records/learner/call',
-                                         qos_profile=DEEP_QOS), RecordsLearnerCall,
+                                         qos_profile=profile(DEEP_QOS)), RecordsLearnerCall,
                 learner_id='l1')
     return Sides(agent, her, events)
 

@@ -16,10 +16,11 @@ import pytest
 from records.mcp.mcp_sides import WAIT, free_port, ok, over_http, ready, refusal
 from ros_harness import Harness, Recorder
 
+from robot_skills.interface import DEEP_QOS
 from robot_skills.records import access
 from robot_skills.records.api import Records, Store
 from robot_skills.records.roles import agent, learner
-from robot_skills.runtime.guard import DEEP_QOS
+from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import SkillEvent
 from robot_skills_interfaces.srv import RecordsCall
 
@@ -115,7 +116,7 @@ def test_the_node_stops_at_once_with_a_wait_parked_over_http(ros: Harness, tmp_p
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         # an answer over ROS: configured, so its HTTP port is bound (configure() binds it)
-        ready(ros, probe.create_client(RecordsCall, 'records/call', qos_profile=DEEP_QOS),
+        ready(ros, probe.create_client(RecordsCall, 'records/call', qos_profile=profile(DEEP_QOS)),
               RecordsCall)
 
         async def park_then_stop() -> tuple[float, dict]:
