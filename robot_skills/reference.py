@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import Field, dataclass, fields
+from typing import Any
 from pathlib import Path
 
 from robot_skills import interface
@@ -116,7 +118,7 @@ def _number(value: float) -> str:
     return f'{int(value):,}' if float(value).is_integer() else repr(value)
 
 
-def _range(meta: dict) -> str:
+def _range(meta: Mapping[str, Any]) -> str:
     if meta.get('choices'):
         return ' \\| '.join(f'`{c}`' for c in meta['choices'])
     low, high = meta.get('low'), meta.get('high')
