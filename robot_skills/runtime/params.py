@@ -12,17 +12,21 @@ with the reason, so a node never runs on settings it did not validate.
 from __future__ import annotations
 
 from dataclasses import Field, dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
                                 SetParametersResult)
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
-T = TypeVar('T', bound='DataclassInstance')
+class _Dataclass(Protocol):
+    """Any dataclass instance (what ``dataclasses.fields`` accepts)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+T = TypeVar('T', bound=_Dataclass)
 
 
 def setting(default: Any, description: str, *, low: float | None = None,
