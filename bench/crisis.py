@@ -59,29 +59,46 @@ def evaluate(detector: CrisisDetector, part: str) -> list[tuple[str, int, int]]:
 def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
     texts = [text for part in ('tuning', 'heldout') for kind in ('positives', 'negatives')
              for _, _, text in corpus(part)[kind]]
+    negatives = [text for part in ('tuning', 'heldout') for _, _, text in corpus(part)['negatives']]
     alphabet = sorted({ch for p in detector.lexicon.categories.values() for s in (p.zh, p.en)
                        for pattern in s for ch in pattern if '\u4e00' <= ch <= '\u9fff'})
 
     gapped = [*alphabet, *'了过着的很就都也还要会是在啊吧呢，、：·—～“”（） ', '\u200b']
 
+    checker = CrisisDetector(detector.lexicon)  # its own automata: the timed ones stay cold
+
+    def quiet(rng: random.Random) -> str:
+        """Pattern characters at random, 500 at a time, each part without a signal."""
+        while True:
+            part = ''.join(rng.choices(alphabet, k=500))
+            if not checker.read(part).referral:
+                return part
+
     def made(kind: str, rng: random.Random) -> str:
         if kind == 'learner text (the corpus, shuffled)':
             return ''.join(rng.choice(texts) + '。' for _ in range(CAP // 10))[:CAP]
+        if kind == 'hard negatives (the corpus, shuffled)':
+            return ''.join(rng.choice(negatives) + '。' for _ in range(CAP // 10))[:CAP]
         if kind == 'every pattern character at random':
             return ''.join(rng.choice(alphabet) for _ in range(CAP))
+        if kind == 'pattern characters at random, no signal':
+            while checker.read(text := ''.join(quiet(rng) for _ in range(CAP // 500))).referral:
+                pass
+            return text
         if kind == 'pattern characters and gap characters at random':
             return ''.join(rng.choice(gapped) for _ in range(CAP))
         if kind == 'all of CJK at random':
             return ''.join(chr(rng.randrange(0x4E00, 0xA000)) for _ in range(CAP))
         if kind == "one pattern's start repeated":
-            return rng.choice(['想', '被', '不想', '我想了']) * CAP
+            return (rng.choice(['想', '被', '不想', '我想了']) * CAP)[:CAP]
         if kind == 'topic questions set aside one by one':
             return ''.join(rng.choice(['小说里主人公为什么想死。', '课文中的人为什么自杀？',
                                        'what does suicide mean. ']) for _ in range(CAP // 10))[:CAP]
         return ''.join(chr(rng.randrange(0xFF01, 0xFF5F)) + rng.choice('题 ')
                        for _ in range(CAP // 2))
 
-    kinds = ['learner text (the corpus, shuffled)', 'every pattern character at random',
+    kinds = ['learner text (the corpus, shuffled)', 'hard negatives (the corpus, shuffled)',
+             'every pattern character at random', 'pattern characters at random, no signal',
              'pattern characters and gap characters at random', 'all of CJK at random',
              "one pattern's start repeated", 'topic questions set aside one by one',
              'full-width letters among text']

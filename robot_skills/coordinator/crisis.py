@@ -27,7 +27,9 @@ the length limit, on up to the transport cap: 100,000 characters):
   one pass over the UTF-8 text with no backtracking. The automata are warmed
   at load. Spaces, punctuation, zero-width characters and particles between
   the parts of a phrase are part of the patterns (``~``), so "想\u200b死",
-  "想，死" and "想了死" read as 想死; nothing in a pattern crosses a sentence end;
+  "想，死" and "想了死" read as 想死; nothing in a pattern crosses a sentence end,
+  so the text is read in chunks (``CHUNK`` bytes, cut at the next sentence end)
+  and the check stops at the first chunk holding a real signal;
 * a match inside an ``exclusions`` idiom is not a signal (想死你了);
 * a match is a question about a topic only when its sentence names the topic
   (``frames``: a text, a word, an event), asks about it (``asks``) and has no
@@ -54,6 +56,7 @@ import random
 import re
 import unicodedata
 from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 import opencc
@@ -64,7 +67,8 @@ from robot_skills.coordinator.lexicon import Crisis
 MAX_CHECKED = 64
 SENTENCE = 6000          # bytes: a sentence is read at most this far either side of a match
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
-GROUP = 24               # patterns per set
+GROUP = 48               # patterns per set
+CHUNK = 8192             # bytes read before the check cuts the text at a sentence end
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
@@ -224,19 +228,33 @@ class CrisisDetector:
 
     def _signal(self, text: bytes) -> Signal | None:
         """The first real signal of ``text`` (UTF-8), or None."""
-        matched = sorted(indices[n] for compiled, indices in self._sets
-                         for n in compiled.Match(text) or ())
         budget = MAX_CHECKED
-        for index in matched:
-            pattern = self._patterns[index]
-            for match in pattern.regex.finditer(text):
-                if budget <= 0:
-                    return Signal(pattern.category, pattern.source)
-                budget -= 1
-                if not self._excluded(text, *match.span()) and \
-                        not self._about_a_topic(text, match.start()):
-                    return Signal(pattern.category, pattern.source)
+        for start, end in self._chunks(text):
+            chunk = text[start:end]
+            for compiled, indices in self._sets:
+                for index in sorted(indices[n] for n in compiled.Match(chunk) or ()):
+                    pattern = self._patterns[index]
+                    for match in pattern.regex.finditer(text, start, end):
+                        budget -= 1
+                        if budget < 0 or (not self._excluded(text, *match.span())
+                                          and not self._about_a_topic(text, match.start())):
+                            return Signal(pattern.category, pattern.source)
         return None
+
+    def _chunks(self, text: bytes) -> Iterator[tuple[int, int]]:
+        """``text`` cut at the first sentence end past every ``CHUNK`` bytes.
+
+        No pattern crosses a sentence end, so the cuts lose no match; the check stops at the
+        first chunk with a real signal, and a chunk's automaton states never carry the
+        partial matches of a whole text's earlier sentences (such states are built as text
+        arrives: fewer of them, less time).
+        """
+        start = 0
+        while start < len(text):
+            cut = self._ends.search(text, start + CHUNK)
+            end = cut.end() if cut else len(text)
+            yield start, end
+            start = end
 
     def _excluded(self, text: bytes, start: int, end: int) -> bool:
         """The match lies inside an exclusion idiom (looked for around it only)."""

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from coordinator_talk import NOW, ask
 
+from bench.crisis import corpus
+from robot_skills.coordinator import crisis
 from robot_skills.coordinator.core import LearnerView, Request
 from robot_skills.coordinator.lexicon import Crisis
 from robot_skills.coordinator.service import CoordinatorService, Windows
@@ -175,3 +180,31 @@ def test_every_pattern_is_re2_and_a_bad_one_is_refused_by_entry():
     with pytest.raises(ConfigError, match='categories.self_harm.zh') as refused:
         parse(broken, Crisis, 'crisis.yaml')
     assert 'RE2' in str(refused.value)
+
+
+# ---- read in chunks: no match is lost at a cut ----------------------------------------------
+
+@pytest.mark.parametrize('shift', range(-12, 12))
+@pytest.mark.parametrize('filler', ['x', '这道题怎么做。', '好'])
+def test_a_signal_across_a_chunk_boundary_is_found(coordinator, shift, filler):
+    """The text is cut only at a sentence end past each CHUNK bytes: a signal that
+    straddles the CHUNK offset, with or without sentence ends before it, stays whole."""
+    before = (filler * (crisis.CHUNK // len(filler.encode()) + 1)).encode()[:crisis.CHUNK + shift]
+    text = before.decode(errors='ignore') + '我想死。' + '这道题怎么做。' * 10
+    assert coordinator.crisis.read(text).referral
+
+
+SNIPPETS = [text for part in ('tuning', 'heldout') for kind in ('positives', 'negatives')
+            for _, _, text in corpus(part)[kind]]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(SNIPPETS), st.sampled_from(['。', '！', '；', '\n', '', ' ', '，'])),
+                min_size=1, max_size=30))
+def test_small_chunks_decide_as_the_whole_text_does(coordinator, parts):
+    """Cut every 64 bytes (at the next sentence end) or never: the same decision."""
+    text = ''.join(snippet + end for snippet, end in parts)
+    with patch.object(crisis, 'CHUNK', 10**9):
+        whole = coordinator.crisis.read(text).referral
+    with patch.object(crisis, 'CHUNK', 64):
+        assert coordinator.crisis.read(text).referral == whole
