@@ -206,7 +206,10 @@ class CrisisDetector:
     def fold(self, text: str) -> str:
         """The request as the crisis patterns read it (see the module docstring)."""
         runs, table = self._unstable
-        found = list(itertools.islice(runs.finditer(text), RUNS + 1))
+        # is_normalized is C's quick check: most Chinese text needs nothing, and is told so at
+        # a tenth of the cost of looking for runs
+        found = [] if unicodedata.is_normalized('NFKC', text) else list(
+            itertools.islice(runs.finditer(text), RUNS + 1))
         if len(found) > RUNS:
             text = text.translate(table)
         elif found:

@@ -7,7 +7,8 @@ from pathlib import Path
 from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+import re2
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from coordinator_talk import NOW, ask
 
@@ -208,3 +209,22 @@ def test_small_chunks_decide_as_the_whole_text_does(coordinator, parts):
         whole = coordinator.crisis.read(text).referral
     with patch.object(crisis, 'CHUNK', 64):
         assert coordinator.crisis.read(text).referral == whole
+
+
+NEAREST = '[^。！？!?；;\\n他她爸妈哥]{0,12}'
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(['他', '她们', '爸', '媽', '哥', '有人', '后爸', '说要', '了', '。',
+                                 '放学后', '打死我', '杀了我']), max_size=10))
+@example(['他', '说要', '打死我']).via('the plainest threat')
+@example(['有人', '他', '放学后', '放学后', '放学后', '放学后', '杀了我']).via('a later subject')
+def test_the_nearest_subject_span_finds_what_any_subject_span_finds(coordinator, parts):
+    """crisis.yaml writes the span after 他/她/爸/妈/哥 as a class leaving them out (a small
+    automaton); it must find exactly the texts the plain span (…) finds."""
+    crisis_ = coordinator.crisis
+    source = next(p.source for p in crisis_._patterns if NEAREST in p.source)
+    text = ''.join(parts).encode()
+    plain = re2.compile(crisis_._expand(source.replace(NEAREST, '…{0,12}')))
+    assert (re2.compile(crisis_._expand(source)).search(text) is None) == \
+        (plain.search(text) is None)
