@@ -22,9 +22,9 @@ the length limit, on up to the transport cap: 100,000 characters):
   characters OpenCC converts to it (自杀 reads 自殺), so a text is never
   converted (a conversion would cost more than the whole check);
 * RE2 (``google-re2``): the patterns of ``config/coordinator/crisis.yaml``
-  in a few sets (one per category, ``GROUP`` patterns at most: one automaton
-  for all of them grows too large to build as text arrives), each matched in
-  one pass over the UTF-8 text with no backtracking. The automata are warmed
+  in a few sets (``_groups``: one automaton for all of them grows too large to
+  build as text arrives), each matched in one pass over the UTF-8 text with
+  no backtracking. The automata are warmed
   at load. Spaces, punctuation, zero-width characters and particles between
   the parts of a phrase are part of the patterns (``~``), so "想\u200b死",
   "想，死" and "想了死" read as 想死; nothing in a pattern crosses a sentence end,
@@ -67,7 +67,8 @@ from robot_skills.coordinator.lexicon import Crisis
 MAX_CHECKED = 64
 SENTENCE = 6000          # bytes: a sentence is read at most this far either side of a match
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
-GROUP = 48               # patterns per set
+SPANS = 12               # patterns with a span per set
+GROUP = 256              # other patterns per set
 CHUNK = 8192             # bytes read before the check cuts the text at a sentence end
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
@@ -146,14 +147,20 @@ class CrisisDetector:
         return _alternation([self._expand(p) for p in patterns])
 
     def _groups(self) -> list[tuple[Any, list[int]]]:
-        """One RE2 set per category, ``GROUP`` patterns at most: (the set, pattern indices)."""
-        groups: dict[str, list[int]] = {}
-        for index, pattern in enumerate(self._patterns):
-            groups.setdefault(pattern.category, []).append(index)
+        """The RE2 sets, each with its pattern indices: those with a span (``…``, ``{m,n}``)
+        ``SPANS`` to a set, the others ``GROUP`` to a set.
+
+        A span keeps a partial match alive over many characters; in one automaton, such
+        partial matches of different patterns combine into many states, so spans go in small
+        sets. The others end within a few characters and share one set cheaply.
+        """
+        spanning = [re.search(r'…|\{\d*,', p.source) is not None for p in self._patterns]
+        spans = [i for i, span in enumerate(spanning) if span]
+        others = [i for i, span in enumerate(spanning) if not span]
         sets = []
-        for indices in groups.values():
-            for start in range(0, len(indices), GROUP):
-                chunk = indices[start:start + GROUP]
+        for indices, size in ((others, GROUP), (spans, SPANS)):
+            for start in range(0, len(indices), size):
+                chunk = indices[start:start + size]
                 compiled = re2.Set.SearchSet(_options())
                 for index in chunk:
                     compiled.Add(self._expand(self._patterns[index].source).encode())
