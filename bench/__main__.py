@@ -51,10 +51,8 @@ from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.time import Time
 
-from bench import (coordinator, crisis, discussion, edges, mcp_http, published, records,
-                   startup)
-from bench.figures import (RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop,
-                           throughput)
+from bench import coordinator, crisis, discussion, edges, mcp_http, published, records, startup
+from bench.figures import RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop, throughput
 from robot_skills import interface
 from robot_skills.classroom.grading import Grader
 from robot_skills.classroom.lesson import Library, Phrases

@@ -31,11 +31,25 @@ from std_srvs.srv import Trigger
 from bench.figures import rss_mb, spin_until, start, stop
 from robot_skills import interface
 from robot_skills.runtime.qos import profile
-from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, LearningRequest,
-                                         RemoteMessage, RoutingDecision, SkillEvent)
-from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
-                                         OpenDiscussion, PrivacyControl, RecordsCall,
-                                         RecordsLearnerCall, SubmitHandover, TaStep)
+from robot_skills_interfaces.msg import (
+    AsrEvent,
+    DiscussionTurn,
+    LearningRequest,
+    RemoteMessage,
+    RoutingDecision,
+    SkillEvent,
+)
+from robot_skills_interfaces.srv import (
+    ConsentSettings,
+    HealthCheck,
+    MonthlyReport,
+    OpenDiscussion,
+    PrivacyControl,
+    RecordsCall,
+    RecordsLearnerCall,
+    SubmitHandover,
+    TaStep,
+)
 
 CLIENTS, ROUNDS, BURST = 20, 10, 2000
 DISCUSSION_TURNS, WARM_TURNS = 50_000, 1_000

@@ -63,9 +63,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
-from multiprocessing import get_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from multiprocessing import get_context
 
 from robot_skills.records.api import Records, Store
 

@@ -32,8 +32,13 @@ from bench.figures import RELIABLE, spin_until, start, stop
 from robot_skills import interface
 from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.action import Speak
-from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, LearningRequest,
-                                         RoutingDecision, SkillEvent)
+from robot_skills_interfaces.msg import (
+    AsrEvent,
+    HardwareCommand,
+    LearningRequest,
+    RoutingDecision,
+    SkillEvent,
+)
 from robot_skills_interfaces.srv import OpenDiscussion, RecordsLearnerCall
 
 STARTS = 5

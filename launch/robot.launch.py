@@ -44,11 +44,12 @@ from typing import Any
 
 import yaml
 from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
-from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, GroupAction, LogInfo, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node, PushROSNamespace, SetRemap
 from launch_ros.parameter_descriptions import ParameterValue
+
+from launch import LaunchDescription
 
 PACKAGE = 'robot_skills'
 SKILLS = ('wayfinding_guide', 'classroom_presenter', 'learning_coordinator', 'pbl_ta',

@@ -22,11 +22,12 @@ from typing import Any
 
 import yaml
 from ament_index_python.packages import get_package_share_directory
-from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.launch_description_sources import load_python_launch_file_as_module
 from launch.substitutions import LaunchConfiguration
 from launch_ros.parameter_descriptions import ParameterValue
+
+from launch import LaunchDescription
 
 robot_launch = load_python_launch_file_as_module(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), 'robot.launch.py'))

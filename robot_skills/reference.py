@@ -17,8 +17,8 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import Field, dataclass, fields
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from robot_skills import interface
 from robot_skills.classroom.node import ClassroomSettings

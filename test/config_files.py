@@ -12,7 +12,6 @@ import yaml
 from robot_skills.model.config import ConfigError, parse
 from robot_skills.runtime import paths
 
-
 SEEDS = Path(__file__).resolve().parents[2] / 'shared' / 'seeds'
 
 

@@ -11,8 +11,13 @@ from robot_skills.coordinator.core import Request
 from robot_skills.coordinator.node import LearningCoordinator
 from robot_skills.coordinator.service import CoordinatorService
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision, SkillEvent
-from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
-                                         PrivacyControl, SubmitHandover)
+from robot_skills_interfaces.srv import (
+    ConsentSettings,
+    HealthCheck,
+    MonthlyReport,
+    PrivacyControl,
+    SubmitHandover,
+)
 
 NOW = datetime(2026, 11, 30, 20, 0, 0)
 

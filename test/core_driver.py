@@ -8,9 +8,20 @@ from typing import Any
 
 from robot_skills.model.commands import Call, Command, Speak
 from robot_skills.model.outcomes import Outcome, Receipt, Status, accepted, judge, not_accepted
-from robot_skills.model.skill import (Barrier, BatchCompleted, BatchReturned, CancelTimer,
-                                      Capabilities, CommandCompleted, Event, Heard, SendBatch,
-                                      StartTimer, TimerFired, Trace)
+from robot_skills.model.skill import (
+    Barrier,
+    BatchCompleted,
+    BatchReturned,
+    CancelTimer,
+    Capabilities,
+    CommandCompleted,
+    Event,
+    Heard,
+    SendBatch,
+    StartTimer,
+    TimerFired,
+    Trace,
+)
 from robot_skills.model.utterance import Source, Utterance
 
 Policy = Callable[[Command], Outcome]

@@ -5,9 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from robot_skills.model.commands import ArmGesture, Device, Speak
-from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, Event, Heard,
-                                      Refused, Reply, SendBatch, StartTimer, Step, TimerFired,
-                                      Trace)
+from robot_skills.model.skill import (
+    Barrier,
+    BatchCompleted,
+    BatchReturned,
+    Event,
+    Heard,
+    Refused,
+    Reply,
+    SendBatch,
+    StartTimer,
+    Step,
+    TimerFired,
+    Trace,
+)
 from robot_skills.model.utterance import Source
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.skill_runner import SkillRunner

@@ -16,9 +16,8 @@ import os
 import re
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from collections.abc import Iterable
 
 from robot_skills.runtime import database
 

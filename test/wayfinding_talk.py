@@ -6,8 +6,18 @@ from dataclasses import dataclass, field
 
 from robot_skills.model.commands import ArmGesture, Speak
 from robot_skills.model.outcomes import Outcome, Receipt, Status, judge
-from robot_skills.model.skill import (BatchCompleted, Effect, Event, Heard, Reply, SendBatch,
-                                      StartTimer, Step, TimerFired, Trace)
+from robot_skills.model.skill import (
+    BatchCompleted,
+    Effect,
+    Event,
+    Heard,
+    Reply,
+    SendBatch,
+    StartTimer,
+    Step,
+    TimerFired,
+    Trace,
+)
 from robot_skills.model.utterance import Source, Utterance
 from robot_skills.wayfinding.core import GuideState, WayfindingCore
 

@@ -41,18 +41,49 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from robot_skills.classroom.grading import Grade, Grader, Tier
-from robot_skills.classroom.lesson import Library, Lesson, Phrases
-from robot_skills.classroom.quota import (DEFAULT_MINUTES, DEFAULT_POINTS, Feedback, Plan,
-                                          PlanError, plan, plan_direct)
+from robot_skills.classroom.lesson import Lesson, Library, Phrases
+from robot_skills.classroom.quota import (
+    DEFAULT_MINUTES,
+    DEFAULT_POINTS,
+    Feedback,
+    Plan,
+    PlanError,
+    plan,
+    plan_direct,
+)
 from robot_skills.classroom.words import Command, Lexicon, Mode, Reader, Request
 from robot_skills.interface import ARM_GESTURE, ARM_MOVE_POS, HAND, HEAD_GESTURE, TTS_SPEAK
 from robot_skills.language.text import hanzi, ordinal
-from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Command as DeviceCommand,
-                                         Control, Device, Fingers, Hand, HeadGesture, Speak)
+from robot_skills.model.commands import (
+    ArmGesture,
+    ArmMovePos,
+    Call,
+    Control,
+    Device,
+    Fingers,
+    Hand,
+    HeadGesture,
+    Speak,
+)
+from robot_skills.model.commands import Command as DeviceCommand
 from robot_skills.model.outcomes import Acceptance, Outcome, Status
-from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer,
-                                      Capabilities, CommandCompleted, Effect, Event, Heard,
-                                      Refused, SendBatch, StartTimer, Step, TimerFired, Trace)
+from robot_skills.model.skill import (
+    Barrier,
+    BatchCompleted,
+    BatchReturned,
+    CancelTimer,
+    Capabilities,
+    CommandCompleted,
+    Effect,
+    Event,
+    Heard,
+    Refused,
+    SendBatch,
+    StartTimer,
+    Step,
+    TimerFired,
+    Trace,
+)
 
 NEUTRAL = (0.0,) * 7
 DISPLAY_RIGHT = (0.0, 0.0, 0.0, -100.0, 90.0, 0.0, -70.0)

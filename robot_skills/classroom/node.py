@@ -36,8 +36,8 @@ from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, PlanEr
 from robot_skills.classroom.words import Lexicon
 from robot_skills.model.commands import Device
 from robot_skills.model.config import ConfigError, load
-from robot_skills.runtime.chat import ChatEndpoint
 from robot_skills.runtime import paths
+from robot_skills.runtime.chat import ChatEndpoint
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting

@@ -36,16 +36,21 @@ import hashlib
 import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any
 from datetime import datetime
+from typing import Any
 
 from robot_skills.coordinator.crisis import CrisisDetector, CrisisReading
 from robot_skills.coordinator.handover import check
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
 from robot_skills.coordinator.routing import Router, StageReading, SubjectReading
-from robot_skills.coordinator.triggers import (ErrorContext, feynman_exemptions, feynman_reasons,
-                                               from_words, suggest_feynman)
+from robot_skills.coordinator.triggers import (
+    ErrorContext,
+    feynman_exemptions,
+    feynman_reasons,
+    from_words,
+    suggest_feynman,
+)
 from robot_skills.model.wire import LIMITS, Limits
 
 TRIGGER_SOURCE = {'correction': '错题', 'problem': '错题', 'plan': '计划', 'focus': '计划',

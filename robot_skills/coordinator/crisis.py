@@ -55,8 +55,8 @@ import itertools
 import random
 import re
 import unicodedata
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import opencc

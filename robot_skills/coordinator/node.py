@@ -48,10 +48,15 @@ from robot_skills.coordinator.core import Coordinator, Decision, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.service import PRIVACY_ACTIONS, CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
-from robot_skills.interface import (COORDINATOR_CONSENT, COORDINATOR_DECISIONS,
-                                    COORDINATOR_HANDOVER, COORDINATOR_HEALTH_CHECK,
-                                    COORDINATOR_MONTHLY_REPORT, COORDINATOR_PRIVACY,
-                                    COORDINATOR_REQUESTS)
+from robot_skills.interface import (
+    COORDINATOR_CONSENT,
+    COORDINATOR_DECISIONS,
+    COORDINATOR_HANDOVER,
+    COORDINATOR_HEALTH_CHECK,
+    COORDINATOR_MONTHLY_REPORT,
+    COORDINATOR_PRIVACY,
+    COORDINATOR_REQUESTS,
+)
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.database import BUSY_TIMEOUT
@@ -63,8 +68,13 @@ from robot_skills.runtime.qos import profile
 from robot_skills.runtime.tracing import to_json
 from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
-from robot_skills_interfaces.srv import (ConsentSettings, HealthCheck, MonthlyReport,
-                                         PrivacyControl, SubmitHandover)
+from robot_skills_interfaces.srv import (
+    ConsentSettings,
+    HealthCheck,
+    MonthlyReport,
+    PrivacyControl,
+    SubmitHandover,
+)
 
 SKILL = 'learning_coordinator'
 PURGE_PERIOD = 1.0      # seconds between attempts to finish a deletion's cleanup

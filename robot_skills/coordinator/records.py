@@ -10,11 +10,11 @@ from 隐私与数据控制入口.
 from __future__ import annotations
 
 import json
-
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
+
 
 class LinkageRecord(NamedTuple):
     """日期 / 触发来源 / 涉及知识点 / 参与SKILL / 五个环节 / 结果与判断 (section 八)."""

@@ -50,10 +50,22 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
-from robot_skills.coordinator.core import (Coordinator, Decision, HandoverResult, HoldCrisis,
-                                           LeaveCrisis, LearnerView, MergeReminder, QueueReminder,
-                                           RecordDispatch, RecordLinkage, RecordReferral, Request,
-                                           StoreHandover, Write)
+from robot_skills.coordinator.core import (
+    Coordinator,
+    Decision,
+    HandoverResult,
+    HoldCrisis,
+    LearnerView,
+    LeaveCrisis,
+    MergeReminder,
+    QueueReminder,
+    RecordDispatch,
+    RecordLinkage,
+    RecordReferral,
+    Request,
+    StoreHandover,
+    Write,
+)
 from robot_skills.coordinator.crisis import CrisisReading
 from robot_skills.coordinator.memory import Memory
 from robot_skills.coordinator.records import DAMAGED, ConsentBits, Privacy
@@ -107,6 +119,17 @@ class PrivacyResult:
     ok: bool
     reply_text: str
     data: object = None
+
+
+@dataclass(frozen=True)
+class _PrivacyCall:
+    """One privacy control as its handler reads it: the learner's privacy row already read."""
+
+    learner_id: str
+    action: str
+    argument: dict[str, Any]
+    now: datetime
+    state: Privacy
 
 
 class CoordinatorService:
@@ -344,73 +367,96 @@ class CoordinatorService:
 
     def _privacy(self, learner_id: str, action: str, argument: dict,
                  now: datetime) -> PrivacyResult:
-        words = self.phrases.privacy
+        handler = {
+            'view': self._show_records, 'correct': self._correct, 'delete': self._ask_delete,
+            'confirm_delete': self._answer_delete, 'cancel_delete': self._answer_delete,
+            'pause_linkage': self._linkage, 'resume_linkage': self._linkage,
+            'no_memory': self._no_memory, 'no_writeback': self._no_writeback,
+            'no_parent_sharing': self._no_parent_sharing, 'no_sharing': self._no_sharing,
+            'export': self._export,
+        }.get(action)
+        if handler is None:
+            return PrivacyResult(False, f'unknown action {action!r}; '
+                                        f'one of {", ".join(PRIVACY_ACTIONS)}')
         state = self.store.privacy(learner_id)
         if state is DAMAGED:        # the learner's choice now replaces a row that cannot be read
             state = Privacy()
-        if action == 'view':
-            records = self.store.records(learner_id)
-            return PrivacyResult(True, words.view, [r._asdict() for r in records])
-        if action == 'correct':
-            correction = wire.model(argument, Correction, 'argument_json')
-            try:
-                record = self.store.correct(learner_id, correction.record_id, correction.fields)
-            except ValidationError as error:
-                return PrivacyResult(False, '; '.join(describe(error)))
-            except (TypeError, ValueError) as error:
-                return PrivacyResult(False, str(error))
-            if record is None:
-                return PrivacyResult(False, 'no such record of this learner')
-            return PrivacyResult(True, words.correct, record._asdict())
-        if action == 'delete':
-            self.store.set_privacy(learner_id, replace(state, delete_asked_at=now.timestamp()))
-            return PrivacyResult(True, words.delete_confirm)
-        if action in ('confirm_delete', 'cancel_delete'):
-            if not state.asking(now.timestamp(), self.windows.confirm):
-                return PrivacyResult(False, words.nothing_to_delete)
-            self.store.set_privacy(learner_id, replace(state, delete_asked_at=0.0))
-            if action == 'cancel_delete':
-                return PrivacyResult(True, words.delete_cancelled)
-            deleted = self.store.delete_records(learner_id)
-            self.purge_pending = True
-            purged = self.purge()
-            return PrivacyResult(True, words.deleted + ('' if purged else words.delete_purging),
-                                 {'deleted': deleted, 'purged': purged})
-        if action in ('pause_linkage', 'resume_linkage'):
-            try:
-                skill = wire.model(argument, SkillArgument, 'argument_json').skill
-            except wire.WireError as error:
-                return PrivacyResult(False, f'{error}: name the SKILL, {{"skill": "..."}}')
-            if skill not in self.phrases.skills:
-                return PrivacyResult(False, f'argument_json.skill: not a SKILL of the system '
-                                            f'(one of {", ".join(sorted(self.phrases.skills))})')
-            paused = dict(state.paused_skills)
-            if action == 'pause_linkage':
-                paused[skill] = now.timestamp() + self.windows.memory_pause
-            else:
-                paused.pop(skill, None)
-            self.store.set_privacy(learner_id, replace(state, paused_skills=paused))
-            phrase = words.paused if action == 'pause_linkage' else words.resumed
-            return PrivacyResult(True, phrase.format(skill=self.phrases.skill_name(skill)))
-        if action == 'no_memory':
-            self.store.set_privacy(learner_id, replace(
-                state, no_memory_until=now.timestamp() + self.windows.memory_pause))
-            return PrivacyResult(True, words.no_memory)
-        if action == 'no_writeback':
-            self.store.set_privacy(learner_id, replace(
-                state, no_writeback_until=now.timestamp() + self.windows.memory_pause))
-            return PrivacyResult(True, words.no_writeback)
-        if action == 'no_parent_sharing':
-            consent = self.store.consent(learner_id)
-            self.store.set_consent(learner_id, consent.model_copy(update={
-                'parentSharingConsent': False, 'emotionSharingWithParent': False}))
-            return PrivacyResult(True, words.no_parent_sharing)
-        if action == 'no_sharing':
-            self.store.set_privacy(learner_id, replace(state, no_sharing=True))
-            return PrivacyResult(True, words.no_sharing)
-        if action == 'export':
-            report = self.monthly_report(learner_id, True, '', now)
-            records = '\n\n'.join(r.as_text() for r in self.store.records(learner_id))
-            return PrivacyResult(True, words.export, f'{report.text}\n\n{records}'.strip())
-        return PrivacyResult(False, f'unknown action {action!r}; '
-                                    f'one of {", ".join(PRIVACY_ACTIONS)}')
+        return handler(_PrivacyCall(learner_id, action, argument, now, state))
+
+    def _show_records(self, call: _PrivacyCall) -> PrivacyResult:
+        records = self.store.records(call.learner_id)
+        return PrivacyResult(True, self.phrases.privacy.view, [r._asdict() for r in records])
+
+    def _correct(self, call: _PrivacyCall) -> PrivacyResult:
+        correction = wire.model(call.argument, Correction, 'argument_json')
+        try:
+            record = self.store.correct(call.learner_id, correction.record_id, correction.fields)
+        except ValidationError as error:
+            return PrivacyResult(False, '; '.join(describe(error)))
+        except (TypeError, ValueError) as error:
+            return PrivacyResult(False, str(error))
+        if record is None:
+            return PrivacyResult(False, 'no such record of this learner')
+        return PrivacyResult(True, self.phrases.privacy.correct, record._asdict())
+
+    def _ask_delete(self, call: _PrivacyCall) -> PrivacyResult:
+        self.store.set_privacy(call.learner_id,
+                               replace(call.state, delete_asked_at=call.now.timestamp()))
+        return PrivacyResult(True, self.phrases.privacy.delete_confirm)
+
+    def _answer_delete(self, call: _PrivacyCall) -> PrivacyResult:
+        words = self.phrases.privacy
+        if not call.state.asking(call.now.timestamp(), self.windows.confirm):
+            return PrivacyResult(False, words.nothing_to_delete)
+        self.store.set_privacy(call.learner_id, replace(call.state, delete_asked_at=0.0))
+        if call.action == 'cancel_delete':
+            return PrivacyResult(True, words.delete_cancelled)
+        deleted = self.store.delete_records(call.learner_id)
+        self.purge_pending = True
+        purged = self.purge()
+        return PrivacyResult(True, words.deleted + ('' if purged else words.delete_purging),
+                             {'deleted': deleted, 'purged': purged})
+
+    def _linkage(self, call: _PrivacyCall) -> PrivacyResult:
+        try:
+            skill = wire.model(call.argument, SkillArgument, 'argument_json').skill
+        except wire.WireError as error:
+            return PrivacyResult(False, f'{error}: name the SKILL, {{"skill": "..."}}')
+        if skill not in self.phrases.skills:
+            return PrivacyResult(False, f'argument_json.skill: not a SKILL of the system '
+                                        f'(one of {", ".join(sorted(self.phrases.skills))})')
+        paused = dict(call.state.paused_skills)
+        pausing = call.action == 'pause_linkage'
+        if pausing:
+            paused[skill] = call.now.timestamp() + self.windows.memory_pause
+        else:
+            paused.pop(skill, None)
+        self.store.set_privacy(call.learner_id, replace(call.state, paused_skills=paused))
+        phrase = self.phrases.privacy.paused if pausing else self.phrases.privacy.resumed
+        return PrivacyResult(True, phrase.format(skill=self.phrases.skill_name(skill)))
+
+    def _no_memory(self, call: _PrivacyCall) -> PrivacyResult:
+        self.store.set_privacy(call.learner_id, replace(
+            call.state, no_memory_until=call.now.timestamp() + self.windows.memory_pause))
+        return PrivacyResult(True, self.phrases.privacy.no_memory)
+
+    def _no_writeback(self, call: _PrivacyCall) -> PrivacyResult:
+        self.store.set_privacy(call.learner_id, replace(
+            call.state, no_writeback_until=call.now.timestamp() + self.windows.memory_pause))
+        return PrivacyResult(True, self.phrases.privacy.no_writeback)
+
+    def _no_parent_sharing(self, call: _PrivacyCall) -> PrivacyResult:
+        consent = self.store.consent(call.learner_id)
+        self.store.set_consent(call.learner_id, consent.model_copy(update={
+            'parentSharingConsent': False, 'emotionSharingWithParent': False}))
+        return PrivacyResult(True, self.phrases.privacy.no_parent_sharing)
+
+    def _no_sharing(self, call: _PrivacyCall) -> PrivacyResult:
+        self.store.set_privacy(call.learner_id, replace(call.state, no_sharing=True))
+        return PrivacyResult(True, self.phrases.privacy.no_sharing)
+
+    def _export(self, call: _PrivacyCall) -> PrivacyResult:
+        report = self.monthly_report(call.learner_id, True, '', call.now)
+        records = '\n\n'.join(r.as_text() for r in self.store.records(call.learner_id))
+        return PrivacyResult(True, self.phrases.privacy.export,
+                             f'{report.text}\n\n{records}'.strip())

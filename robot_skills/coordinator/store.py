@@ -52,8 +52,15 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
-from robot_skills.runtime.database import (BUSY_TIMEOUT, Readers, cooldown, open_database,
-                                           purge, transaction, version)
+from robot_skills.runtime.database import (
+    BUSY_TIMEOUT,
+    Readers,
+    cooldown,
+    open_database,
+    purge,
+    transaction,
+    version,
+)
 
 APPLICATION_ID = int.from_bytes(b'RSlc', 'big')     # robot_skills learning_coordinator
 

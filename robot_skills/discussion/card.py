@@ -11,7 +11,6 @@ the answers without this code.
 
 from __future__ import annotations
 
-
 from pydantic import BaseModel, ConfigDict
 
 from robot_skills.runtime import paths

@@ -51,8 +51,8 @@ from robot_skills.discussion.material import Agenda, AgendaPoint, Lexicon, Mater
 from robot_skills.discussion.provider import UtteranceWriter
 from robot_skills.discussion.utterance import material_problems
 from robot_skills.interface import DISCUSSION_OPEN, DISCUSSION_TA_STEP, DISCUSSION_TURNS
-from robot_skills.model.commands import Device, Speak
 from robot_skills.model import wire
+from robot_skills.model.commands import Device, Speak
 from robot_skills.model.config import ConfigError, load, parse
 from robot_skills.runtime import paths
 from robot_skills.runtime.chat import ChatEndpoint, ChatError

@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from functools import lru_cache
 import unicodedata
 import warnings
+from functools import lru_cache
 
 import cn2an
 

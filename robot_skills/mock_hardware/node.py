@@ -54,8 +54,16 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Header
 from std_srvs.srv import SetBool, Trigger
 
-from robot_skills.interface import (ARM_GESTURE_CANCEL, ESTOP, HEAD_GESTURE_CANCEL, JOINT_STATES,
-                                    MOCK_COMMANDS, TTS_INTERRUPT, TTS_PAUSE, TTS_RESUME)
+from robot_skills.interface import (
+    ARM_GESTURE_CANCEL,
+    ESTOP,
+    HEAD_GESTURE_CANCEL,
+    JOINT_STATES,
+    MOCK_COMMANDS,
+    TTS_INTERRUPT,
+    TTS_PAUSE,
+    TTS_RESUME,
+)
 from robot_skills.mock_hardware import core
 from robot_skills.mock_hardware.config import FINGERS, Body
 from robot_skills.mock_hardware.core import FaultMode, JointModel, Speech

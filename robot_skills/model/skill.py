@@ -18,7 +18,6 @@ from robot_skills.model.commands import Command, Device
 from robot_skills.model.outcomes import Acceptance, Outcome
 from robot_skills.model.utterance import Dropped, Utterance
 
-
 # ---- events: core inputs -------------------------------------------------------
 
 @dataclass(frozen=True)

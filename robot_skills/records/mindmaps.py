@@ -62,8 +62,20 @@ class MapContent(Args):
 def problems(content: MapContent, lesson_markdown: str = '') -> list[str]:
     """Every way the map breaks the document's topology and layout rules."""
     nodes = {node.id: node for node in content.nodes}
-    found = []
+    found, children = _tree(content, nodes)
     roots = [n for n in content.nodes if n.level == 'root']
+    if len(roots) != 1:
+        return [*found, f'a map has exactly one root (found {len(roots)})']
+    root = roots[0]
+    return [*found, *_shape_problems(root, children, lesson_markdown),
+            *_layout_problems(content, root, children),
+            *_link_problems(content, nodes, root.id)]
+
+
+def _tree(content: MapContent,
+          nodes: dict[str, MapNode]) -> tuple[list[str], dict[str, list[MapNode]]]:
+    """The children of every node, and the nodes whose parent is missing or wrong."""
+    found = []
     children: dict[str, list[MapNode]] = {}
     for node in content.nodes:
         if node.level != 'root':
@@ -73,9 +85,13 @@ def problems(content: MapContent, lesson_markdown: str = '') -> list[str]:
             children.setdefault(node.parent_id, []).append(node)
         elif node.parent_id is not None:
             found.append('the root has no parent')
-    if len(roots) != 1:
-        return [*found, f'a map has exactly one root (found {len(roots)})']
-    root = roots[0]
+    return found, children
+
+
+def _shape_problems(root: MapNode, children: dict[str, list[MapNode]],
+                    lesson_markdown: str) -> list[str]:
+    """The skylight root, 3-4 branches of 2-4 details, no copy of the lesson's sections."""
+    found = []
     if (root.pos_x, root.pos_y) != SKYLIGHT:
         found.append(f'the root sits at the skylight {SKYLIGHT}, not ({root.pos_x}, {root.pos_y})')
     below_root = children.get(root.id, [])
@@ -91,6 +107,13 @@ def problems(content: MapContent, lesson_markdown: str = '') -> list[str]:
     sections = H2.findall(lesson_markdown)
     if sections and [b.title for b in sorted(branches, key=lambda b: b.sort_order)] == sections:
         found.append('spoke umbrella: the branches copy the lesson\'s section list')
+    return found
+
+
+def _layout_problems(content: MapContent, root: MapNode,
+                     children: dict[str, list[MapNode]]) -> list[str]:
+    """No chains of only children, short notes, the canvas's ranges, room between siblings."""
+    found = []
     for node in content.nodes:
         only = children.get(node.id, [])
         if len(only) == 1 and len(children.get(only[0].id, [])) == 1:
@@ -105,7 +128,6 @@ def problems(content: MapContent, lesson_markdown: str = '') -> list[str]:
         if any(b - a < SIBLING_GAP for a, b in zip(ys, ys[1:], strict=False)):
             found.append(f'siblings under {siblings[0].parent_id!r} are closer than '
                          f'{SIBLING_GAP:g} in y')
-    found += _link_problems(content, nodes, root.id)
     return found
 
 

@@ -45,8 +45,12 @@ from typing import Any
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.task import Future
 
-from robot_skills.interface import (RECORDS_CALL, RECORDS_LEARNER_CALL, RECORDS_LIVE_EVENTS,
-                                    RECORDS_OPERATOR_CALL)
+from robot_skills.interface import (
+    RECORDS_CALL,
+    RECORDS_LEARNER_CALL,
+    RECORDS_LIVE_EVENTS,
+    RECORDS_OPERATOR_CALL,
+)
 from robot_skills.model import wire
 from robot_skills.records import erasure
 from robot_skills.records.api import TOOLS, Records, Result, Store
@@ -124,7 +128,7 @@ class LearningRecords(GuardedNode):
         """The MCP server over HTTP when ``port`` is set (mcp/http.py); its URL for the trace."""
         if not port:
             return {}
-        from robot_skills.records.mcp.http import Http    # the SDK loads only when it serves
+        from robot_skills.records.mcp.http import Http  # the SDK loads only when it serves
         http = Http(self, host, port)
         self.on_destroy(http.close)
         return {'mcp_http': http.url}

@@ -10,11 +10,11 @@ and display name.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from robot_skills.records.errors import ToolError, conflict, validation
-from typing import Literal
-
 from robot_skills.records.roles import LEARNER
 from robot_skills.records.tools import Args, Context, Out, tool
 

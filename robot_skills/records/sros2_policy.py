@@ -47,8 +47,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from robot_skills.interface import (DIAGNOSTICS, RECORDS_CALL, RECORDS_LEARNER_CALL,
-                                    RECORDS_LIVE_EVENTS, RECORDS_OPERATOR_CALL, SKILL_EVENTS)
+from robot_skills.interface import (
+    DIAGNOSTICS,
+    RECORDS_CALL,
+    RECORDS_LEARNER_CALL,
+    RECORDS_LIVE_EVENTS,
+    RECORDS_OPERATOR_CALL,
+    SKILL_EVENTS,
+)
 
 POLICY_VERSION = '0.2.0'        # sros2's policy.xsd fixes it
 ROOT = '/robot_skills'          # the enclaves' common prefix

@@ -20,8 +20,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from robot_skills.runtime.database import (BUSY_TIMEOUT, Readers, cooldown, open_database,
-                                           transaction, version)
+from robot_skills.runtime.database import (
+    BUSY_TIMEOUT,
+    Readers,
+    cooldown,
+    open_database,
+    transaction,
+    version,
+)
 
 APPLICATION_ID = int.from_bytes(b'RSlr', 'big')     # robot_skills learning_records
 

@@ -12,8 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from robot_skills import interface
-from robot_skills.model.commands import (ArmGesture, ArmMovePos, Device, GoalCommand, Hand,
-                                         HeadGesture, Speak)
+from robot_skills.model.commands import (
+    ArmGesture,
+    ArmMovePos,
+    Device,
+    GoalCommand,
+    Hand,
+    HeadGesture,
+    Speak,
+)
 from robot_skills.model.outcomes import Receipt
 from robot_skills_interfaces.action import ArmGesture as ArmGestureAction
 from robot_skills_interfaces.action import ArmMovePos as ArmMovePosAction

@@ -23,8 +23,12 @@ import sys
 from collections.abc import Callable, Sequence
 
 import rclpy
-from rclpy.executors import (ExternalShutdownException, Executor, MultiThreadedExecutor,
-                             SingleThreadedExecutor)
+from rclpy.executors import (
+    Executor,
+    ExternalShutdownException,
+    MultiThreadedExecutor,
+    SingleThreadedExecutor,
+)
 from rclpy.experimental import EventsExecutor
 from rclpy.impl.implementation_singleton import rclpy_implementation as _rclpy
 from rclpy.node import Node

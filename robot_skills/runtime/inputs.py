@@ -11,15 +11,21 @@ read, so the skill answers it like any other over-long input.
 from __future__ import annotations
 
 from collections.abc import Callable
-
 from typing import Any
 
 from rclpy.callback_groups import CallbackGroup
 from std_msgs.msg import String
 
-from robot_skills.model.utterance import (Dropped, Source, Utterance, from_asr, from_asr_json,
-                                          from_remote, oversized)
 from robot_skills.interface import ASR_EVENTS, ASR_JSON, REMOTE_MESSAGE
+from robot_skills.model.utterance import (
+    Dropped,
+    Source,
+    Utterance,
+    from_asr,
+    from_asr_json,
+    from_remote,
+    oversized,
+)
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import AsrEvent, RemoteMessage

@@ -14,8 +14,12 @@ from __future__ import annotations
 from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from rcl_interfaces.msg import (FloatingPointRange, IntegerRange, ParameterDescriptor,
-                                SetParametersResult)
+from rcl_interfaces.msg import (
+    FloatingPointRange,
+    IntegerRange,
+    ParameterDescriptor,
+    SetParametersResult,
+)
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 

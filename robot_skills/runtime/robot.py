@@ -38,8 +38,16 @@ from rclpy.task import Future
 from std_srvs.srv import Trigger
 
 from robot_skills.model.commands import Call, Command, Control, Device
-from robot_skills.model.outcomes import (Acceptance, Outcome, Receipt, Status, accepted,
-                                         failure, judge, not_accepted)
+from robot_skills.model.outcomes import (
+    Acceptance,
+    Outcome,
+    Receipt,
+    Status,
+    accepted,
+    failure,
+    judge,
+    not_accepted,
+)
 from robot_skills.runtime.devices import ACTIONS, to_goal, to_receipt
 from robot_skills.runtime.diagnostics import Report
 

@@ -47,10 +47,25 @@ from rclpy.timer import Timer
 from robot_skills.interface import REMOTE_REPLY
 from robot_skills.model.commands import Control, Device, describe
 from robot_skills.model.outcomes import Acceptance, Outcome, Status, failure, not_accepted
-from robot_skills.model.skill import (BatchCompleted, BatchReturned, Barrier, CancelTimer,
-                                      Capabilities, CommandCompleted, Effect, Event, Heard,
-                                      Refused, Reply,
-                                      SendBatch, SkillCore, StartTimer, StateT, TimerFired, Trace)
+from robot_skills.model.skill import (
+    Barrier,
+    BatchCompleted,
+    BatchReturned,
+    CancelTimer,
+    Capabilities,
+    CommandCompleted,
+    Effect,
+    Event,
+    Heard,
+    Refused,
+    Reply,
+    SendBatch,
+    SkillCore,
+    StartTimer,
+    StateT,
+    TimerFired,
+    Trace,
+)
 from robot_skills.model.utterance import Dropped, Utterance
 from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.guard import GuardedNode, fault

@@ -20,9 +20,17 @@ from typing import Any
 
 from mcap.writer import CompressionType, Writer
 from rclpy.serialization import serialize_message
-from rosidl_parser.definition import (AbstractNestedType, AbstractString, AbstractWString, Array,
-                                      BasicType, BoundedSequence, BoundedString, BoundedWString,
-                                      NamespacedType)
+from rosidl_parser.definition import (
+    AbstractNestedType,
+    AbstractString,
+    AbstractWString,
+    Array,
+    BasicType,
+    BoundedSequence,
+    BoundedString,
+    BoundedWString,
+    NamespacedType,
+)
 
 from robot_skills.sim.recorder import Message
 

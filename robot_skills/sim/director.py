@@ -28,18 +28,37 @@ from rclpy.task import Future
 from rclpy.timer import Timer
 from std_msgs.msg import String
 
-from robot_skills.interface import (ASR_EVENTS, ASR_JSON, COORDINATOR_DECISIONS,
-                                    COORDINATOR_REQUESTS, DEEP_QOS, DIRECTOR_LATCHED_QOS,
-                                    DIRECTOR_QOS, DISCUSSION_OPEN, DISCUSSION_TA_STEP,
-                                    DISCUSSION_TURNS, MOCK_COMMANDS, RECORDS_CALL,
-                                    RECORDS_LEARNER_CALL, REMOTE_MESSAGE, REMOTE_REPLY,
-                                    SKILL_EVENTS)
+from robot_skills.interface import (
+    ASR_EVENTS,
+    ASR_JSON,
+    COORDINATOR_DECISIONS,
+    COORDINATOR_REQUESTS,
+    DEEP_QOS,
+    DIRECTOR_LATCHED_QOS,
+    DIRECTOR_QOS,
+    DISCUSSION_OPEN,
+    DISCUSSION_TA_STEP,
+    DISCUSSION_TURNS,
+    MOCK_COMMANDS,
+    RECORDS_CALL,
+    RECORDS_LEARNER_CALL,
+    REMOTE_MESSAGE,
+    REMOTE_REPLY,
+    SKILL_EVENTS,
+)
 from robot_skills.runtime.qos import profile
 from robot_skills.sim import timeline
 from robot_skills.sim.scenario import Observed, Scenario, Step, check
-from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareCommand,
-                                         LearningRequest, RemoteMessage, RoutingDecision,
-                                         SkillEvent, TextReply)
+from robot_skills_interfaces.msg import (
+    AsrEvent,
+    DiscussionTurn,
+    HardwareCommand,
+    LearningRequest,
+    RemoteMessage,
+    RoutingDecision,
+    SkillEvent,
+    TextReply,
+)
 from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, RecordsLearnerCall, TaStep
 
 RELIABLE = profile(DIRECTOR_QOS)

@@ -33,15 +33,13 @@ from rclpy.utilities import remove_ros_args
 
 from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.model.config import ConfigError, load
-from robot_skills.runtime import paths
-from robot_skills.runtime import stop
+from robot_skills.runtime import paths, stop
 from robot_skills.runtime.entry import close, init, spin
 from robot_skills.sim import console
 from robot_skills.sim.director import Director
 from robot_skills.sim.recorder import Recorder
 from robot_skills.sim.scenario import Robots, Scenario
 from robot_skills.sim.skills import SIM_PARAMETERS, SKILL_NODES, VOICE_SKILLS
-
 
 RECORDED_JOINT_RATE = 50.0     # joint_states per second while a run is recorded
 

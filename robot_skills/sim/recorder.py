@@ -22,16 +22,32 @@ from rclpy.node import Node
 from rclpy.qos import QoSProfile
 from sensor_msgs.msg import JointState
 
-from robot_skills.interface import (ASR_EVENTS, COORDINATOR_DECISIONS, COORDINATOR_REQUESTS,
-                                    DISCUSSION_TURNS, JOINT_STATES, MOCK_COMMANDS,
-                                    REMOTE_MESSAGE, REMOTE_REPLY, SKILL_EVENTS,
-                                    WATCH_LATCHED_QOS, WATCH_QOS)
+from robot_skills.interface import (
+    ASR_EVENTS,
+    COORDINATOR_DECISIONS,
+    COORDINATOR_REQUESTS,
+    DISCUSSION_TURNS,
+    JOINT_STATES,
+    MOCK_COMMANDS,
+    REMOTE_MESSAGE,
+    REMOTE_REPLY,
+    SKILL_EVENTS,
+    WATCH_LATCHED_QOS,
+    WATCH_QOS,
+)
 from robot_skills.model.commands import Device
 from robot_skills.runtime.devices import ACTIONS
 from robot_skills.runtime.qos import profile
-from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn, HardwareCommand,
-                                         LearningRequest, RemoteMessage, RoutingDecision,
-                                         SkillEvent, TextReply)
+from robot_skills_interfaces.msg import (
+    AsrEvent,
+    DiscussionTurn,
+    HardwareCommand,
+    LearningRequest,
+    RemoteMessage,
+    RoutingDecision,
+    SkillEvent,
+    TextReply,
+)
 
 RELIABLE = profile(WATCH_QOS)
 LATCHED = profile(WATCH_LATCHED_QOS)

@@ -20,9 +20,17 @@ from typing import Any
 
 from action_msgs.msg import GoalStatus
 
-from robot_skills.interface import (ASR_EVENTS, COORDINATOR_DECISIONS, COORDINATOR_REQUESTS,
-                                    DISCUSSION_TURNS, JOINT_STATES, MOCK_COMMANDS,
-                                    REMOTE_MESSAGE, REMOTE_REPLY, SKILL_EVENTS)
+from robot_skills.interface import (
+    ASR_EVENTS,
+    COORDINATOR_DECISIONS,
+    COORDINATOR_REQUESTS,
+    DISCUSSION_TURNS,
+    JOINT_STATES,
+    MOCK_COMMANDS,
+    REMOTE_MESSAGE,
+    REMOTE_REPLY,
+    SKILL_EVENTS,
+)
 from robot_skills.sim.recorder import Message
 from robot_skills.sim.timeline import outcome
 

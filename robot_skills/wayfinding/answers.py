@@ -18,8 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from robot_skills.wayfinding.building import Building, Index, Place
-from robot_skills.wayfinding.resolver import (Clarify, Fixed, Group, Query, Resolution, Route,
-                                              Unknown)
+from robot_skills.wayfinding.resolver import (
+    Clarify,
+    Fixed,
+    Group,
+    Query,
+    Resolution,
+    Route,
+    Unknown,
+)
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,20 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from robot_skills.model.commands import ArmGesture, Speak
-from robot_skills.model.skill import (BatchCompleted, CancelTimer, Effect, Event, Heard, Refused,
-                                      Reply, SendBatch, StartTimer, Step, TimerFired, Trace)
+from robot_skills.model.skill import (
+    BatchCompleted,
+    CancelTimer,
+    Effect,
+    Event,
+    Heard,
+    Refused,
+    Reply,
+    SendBatch,
+    StartTimer,
+    Step,
+    TimerFired,
+    Trace,
+)
 from robot_skills.model.utterance import Source, Utterance
 from robot_skills.wayfinding.answers import Answer, Composer
 from robot_skills.wayfinding.building import Building

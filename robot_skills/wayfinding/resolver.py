@@ -30,10 +30,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from robot_skills.wayfinding.building import Building, Index, Place
 from robot_skills.language.pinyin import PhoneticIndex
-from robot_skills.wayfinding.text import (RoomNumber, floors_mentioned, normalise,
-                                          room_numbers, strip_wake_word)
+from robot_skills.wayfinding.building import Building, Index, Place
+from robot_skills.wayfinding.text import (
+    RoomNumber,
+    floors_mentioned,
+    normalise,
+    room_numbers,
+    strip_wake_word,
+)
 
 MAX_PLACE_CHARS = 15
 HAS_HAN = re.compile(r'[\u4e00-\u9fff]')

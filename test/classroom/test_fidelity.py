@@ -8,11 +8,26 @@ import pytest
 from core_driver import Driver, fail, succeed
 
 from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore, Timing
-from robot_skills.model.commands import ArmGesture, ArmMovePos, Call, Device, Hand, Speak
-from robot_skills.model.commands import HeadGesture
+from robot_skills.model.commands import (
+    ArmGesture,
+    ArmMovePos,
+    Call,
+    Device,
+    Hand,
+    HeadGesture,
+    Speak,
+)
 from robot_skills.model.outcomes import Outcome, Receipt, Status, accepted, judge
-from robot_skills.model.skill import (BatchCompleted, BatchReturned, CancelTimer, Capabilities,
-                                      CommandCompleted, Refused, StartTimer, TimerFired)
+from robot_skills.model.skill import (
+    BatchCompleted,
+    BatchReturned,
+    CancelTimer,
+    Capabilities,
+    CommandCompleted,
+    Refused,
+    StartTimer,
+    TimerFired,
+)
 from robot_skills.model.utterance import Dropped, Source
 
 CLASSROOM = '用课堂讲解的方式介绍光合作用'

@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore, FetchLesson, LessonFetched
 from robot_skills.model.commands import ArmGesture, ArmMovePos, Fingers, Hand, HeadGesture, Speak
 from robot_skills.model.outcomes import Outcome, Receipt, Status, judge
-from robot_skills.model.skill import (Barrier, BatchCompleted, Capabilities, CommandCompleted,
-                                      StartTimer, TimerFired)
+from robot_skills.model.skill import (
+    Barrier,
+    BatchCompleted,
+    Capabilities,
+    CommandCompleted,
+    StartTimer,
+    TimerFired,
+)
 
 WELCOME = '你好，今天讲光合作用，共三个知识点。'
 OPENING = '下面我们进入第一个知识点。'

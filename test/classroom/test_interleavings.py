@@ -16,9 +16,20 @@ from hypothesis import strategies as st
 
 from robot_skills.model.commands import ArmGesture, ArmMovePos, Call, Hand, HeadGesture, Speak
 from robot_skills.model.outcomes import Outcome, Receipt, Status, accepted, judge, not_accepted
-from robot_skills.model.skill import (Barrier, BatchCompleted, BatchReturned, CancelTimer,
-                                      Capabilities, CommandCompleted, Heard, Refused, SendBatch,
-                                      StartTimer, TimerFired, Trace)
+from robot_skills.model.skill import (
+    Barrier,
+    BatchCompleted,
+    BatchReturned,
+    CancelTimer,
+    Capabilities,
+    CommandCompleted,
+    Heard,
+    Refused,
+    SendBatch,
+    StartTimer,
+    TimerFired,
+    Trace,
+)
 from robot_skills.model.utterance import Dropped, Source, Utterance
 
 CLASSROOM = '用课堂讲解的方式介绍光合作用'

@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 import rclpy.action
+from llm_stub import Stub, lesson_json
 from rclpy.parameter import Parameter
 from ros_harness import Recorder
-from llm_stub import Stub, lesson_json
 
 from robot_skills.classroom.node import ClassroomPresenter
 from robot_skills.mock_hardware.node import MockHardware

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robot_skills.classroom.lesson import Expected, Lesson, Point
-from robot_skills.classroom.quota import (Budget, Feedback, PlanError, plan, plan_direct)
+from robot_skills.classroom.quota import Budget, Feedback, PlanError, plan, plan_direct
 from robot_skills.language.text import hanzi
 
 HAN = '的一是在了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子'

@@ -8,9 +8,9 @@ from unittest.mock import patch
 
 import pytest
 import re2
+from coordinator_talk import NOW, ask
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from coordinator_talk import NOW, ask
 
 from bench.crisis import corpus
 from robot_skills.coordinator import crisis

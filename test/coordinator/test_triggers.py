@@ -10,10 +10,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from robot_skills.coordinator.core import LearnerView, Request
-from robot_skills.coordinator.triggers import (CALCULATION_SLIP, CONCEPT_UNCLEAR, READING_SLIP,
-                                               WRONG_METHOD, ErrorContext, ExecutionContext,
-                                               feynman_exemptions, feynman_reasons, focus_reasons,
-                                               plan_reasons, suggest_feynman)
+from robot_skills.coordinator.triggers import (
+    CALCULATION_SLIP,
+    CONCEPT_UNCLEAR,
+    READING_SLIP,
+    WRONG_METHOD,
+    ErrorContext,
+    ExecutionContext,
+    feynman_exemptions,
+    feynman_reasons,
+    focus_reasons,
+    plan_reasons,
+    suggest_feynman,
+)
 
 
 @pytest.mark.parametrize('error, reason', [

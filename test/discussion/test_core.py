@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import jsonschema
-from config_files import seed
 import pytest
+from config_files import seed
 from discussion.limits_oracle import broken
 from discussion_talk import Talk
 from hypothesis import HealthCheck, given, settings

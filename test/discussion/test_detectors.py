@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 from discussion_talk import digest, material
 
-from robot_skills.discussion.detectors import (Finding, Policy, abstract, findings, misreading,
-                                               stall_gap, stalled, uncovered_point)
+from robot_skills.discussion.detectors import (
+    Finding,
+    Policy,
+    abstract,
+    findings,
+    misreading,
+    stall_gap,
+    stalled,
+    uncovered_point,
+)
 from robot_skills.discussion.history import HOW_TO
 
 POLICY = Policy()

@@ -7,11 +7,10 @@ The window counts turns already taken: "最近 3 个正文回合里你尚未发�
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from discussion.limits_oracle import broken
 from discussion_talk import Talk
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_skills.discussion.limits import may_speak
 

@@ -24,7 +24,6 @@ import pytest
 
 pytest.importorskip('launch_testing')
 
-import launch  # noqa: E402
 import launch_testing  # noqa: E402
 import launch_testing.actions  # noqa: E402
 import launch_testing.asserts  # noqa: E402
@@ -32,11 +31,11 @@ from launch.actions import IncludeLaunchDescription  # noqa: E402
 from launch.launch_description_sources import PythonLaunchDescriptionSource  # noqa: E402
 from launch_ros.actions import Node  # noqa: E402
 
+import launch  # noqa: E402
 from robot_skills_interfaces.msg import AsrEvent, HardwareCommand  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'support'))
-from launch_support import (LaunchRun, Probe, launch_file, params_file,  # noqa: E402
-                            run_launch)
+from launch_support import LaunchRun, Probe, launch_file, params_file, run_launch  # noqa: E402
 
 Q5_SKILLS = ('wayfinding_guide',)
 TIANYI_SKILLS = ('classroom_presenter', 'learning_coordinator', 'pbl_ta', 'learning_records')

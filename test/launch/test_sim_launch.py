@@ -25,7 +25,6 @@ import pytest
 
 pytest.importorskip('launch_testing')
 
-import launch  # noqa: E402
 import launch_testing  # noqa: E402
 import launch_testing.actions  # noqa: E402
 import launch_testing.asserts  # noqa: E402
@@ -36,15 +35,27 @@ from launch.launch_description_sources import PythonLaunchDescriptionSource  # n
 from rclpy.action import ActionClient  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
+import launch  # noqa: E402
 from robot_skills_interfaces.action import Speak  # noqa: E402
-from robot_skills_interfaces.msg import (AsrEvent, DiscussionTurn,  # noqa: E402
-                                         HardwareCommand, LearningRequest, RoutingDecision)
-from robot_skills_interfaces.srv import (OpenDiscussion, RecordsCall,  # noqa: E402
-                                         RecordsLearnerCall, TaStep)
+from robot_skills_interfaces.msg import (  # noqa: E402
+    AsrEvent,
+    DiscussionTurn,
+    HardwareCommand,
+    LearningRequest,
+    RoutingDecision,
+)
+from robot_skills_interfaces.srv import OpenDiscussion, RecordsCall, RecordsLearnerCall, TaStep  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'support'))
-from launch_support import (ATTEMPT, READY_TIMEOUT, SHARE, Probe, launch_file,  # noqa: E402
-                            params_file, run_launch)
+from launch_support import (  # noqa: E402
+    ATTEMPT,
+    READY_TIMEOUT,
+    SHARE,
+    Probe,
+    launch_file,
+    params_file,
+    run_launch,
+)
 
 INSTANCES = ('/sim_a', '/sim_b')
 # Started beside each mock only where ROS has it (a robot or workstation; not PyPI).

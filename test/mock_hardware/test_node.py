@@ -20,8 +20,18 @@ from sensor_msgs.msg import JointState
 from std_srvs.srv import SetBool, Trigger
 
 from robot_skills.mock_hardware.node import MockHardware
-from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Command, Control, Device,
-                                         Fingers, Hand, HeadGesture, Speak)
+from robot_skills.model.commands import (
+    ArmGesture,
+    ArmMovePos,
+    Call,
+    Command,
+    Control,
+    Device,
+    Fingers,
+    Hand,
+    HeadGesture,
+    Speak,
+)
 from robot_skills.model.outcomes import Outcome, Status
 from robot_skills.runtime.devices import ACTIONS
 from robot_skills.runtime.robot import Batch, Robot, Timeouts

@@ -1,7 +1,16 @@
 """Commands describe themselves for traces and know their device."""
 
-from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Control, Device, Fingers,
-                                         Hand, Speak, describe)
+from robot_skills.model.commands import (
+    ArmGesture,
+    ArmMovePos,
+    Call,
+    Control,
+    Device,
+    Fingers,
+    Hand,
+    Speak,
+    describe,
+)
 
 
 def test_devices():

@@ -4,8 +4,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_skills.model.commands import (ArmGesture, ArmMovePos, Call, Control, Hand,
-                                         HeadGesture, Speak)
+from robot_skills.model.commands import (
+    ArmGesture,
+    ArmMovePos,
+    Call,
+    Control,
+    Hand,
+    HeadGesture,
+    Speak,
+)
 from robot_skills.model.outcomes import Receipt, Status, failure, judge, not_accepted
 
 WELCOME = ArmGesture('welcome', 'left')

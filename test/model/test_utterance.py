@@ -6,8 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_skills.model.utterance import (Dropped, Source, Utterance, clean, from_asr,
-                                          from_asr_json, from_remote)
+from robot_skills.model.utterance import (
+    Dropped,
+    Source,
+    Utterance,
+    clean,
+    from_asr,
+    from_asr_json,
+    from_remote,
+)
 
 
 def test_final_asr_becomes_an_utterance_with_its_wake_flag():

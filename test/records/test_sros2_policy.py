@@ -22,10 +22,17 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 
 from robot_skills.records.node import LearningRecords
-from robot_skills.records.sros2_policy import (GUARDED_PUBLISHES, LIFECYCLE_PUBLISHES,
-                                               LIFECYCLE_REPLIES, LIVE_EVENTS, NODE_PUBLISHES,
-                                               NODE_REPLIES, NODE_SUBSCRIBES,
-                                               RECORDS_SERVICES, generate)
+from robot_skills.records.sros2_policy import (
+    GUARDED_PUBLISHES,
+    LIFECYCLE_PUBLISHES,
+    LIFECYCLE_REPLIES,
+    LIVE_EVENTS,
+    NODE_PUBLISHES,
+    NODE_REPLIES,
+    NODE_SUBSCRIBES,
+    RECORDS_SERVICES,
+    generate,
+)
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 

@@ -10,8 +10,13 @@ import pytest
 
 from robot_skills.coordinator import store as coordinator
 from robot_skills.records import store as records
-from robot_skills.runtime.database import (StoreError, StoreUnavailableError, open_database, purge,
-                                           transaction)
+from robot_skills.runtime.database import (
+    StoreError,
+    StoreUnavailableError,
+    open_database,
+    purge,
+    transaction,
+)
 
 MARKER = 'ZEBRA-4711-删除我'
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import time
 
-import rclpy
-
 import pytest
+import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.context import Context
 from rclpy.executors import SingleThreadedExecutor

@@ -13,8 +13,8 @@ from lifecycle_msgs.msg import Transition
 from lifecycle_msgs.srv import ChangeState, GetState
 from rclpy.parameter import Parameter
 from rclpy.qos import QoSProfile, ReliabilityPolicy
-from rosgraph_msgs.msg import Clock
 from ros_harness import Recorder
+from rosgraph_msgs.msg import Clock
 
 from robot_skills.coordinator.node import LearningCoordinator
 from robot_skills.mock_hardware.node import MockHardware

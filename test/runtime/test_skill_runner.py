@@ -11,8 +11,13 @@ from ros_harness import Recorder
 from std_msgs.msg import String
 
 from robot_skills.mock_hardware.node import MockHardware
-from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, RemoteMessage, SkillEvent,
-                                         TextReply)
+from robot_skills_interfaces.msg import (
+    AsrEvent,
+    HardwareCommand,
+    RemoteMessage,
+    SkillEvent,
+    TextReply,
+)
 
 
 class Rig:

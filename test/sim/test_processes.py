@@ -8,11 +8,11 @@ import sys
 
 import pytest
 from rclpy.action import ActionClient
+from ros_harness import Recorder, interrupt
 
 from robot_skills.runtime import paths
 from robot_skills_interfaces.action import Speak
 from robot_skills_interfaces.msg import HardwareCommand
-from ros_harness import Recorder, interrupt
 
 pytestmark = pytest.mark.slow
 

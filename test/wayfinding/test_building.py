@@ -9,6 +9,7 @@ from config_files import refusal, seed, shipped
 
 from robot_skills.wayfinding.building import Building
 
+
 @pytest.fixture(scope='module')
 def document() -> str:
     return seed('001_83b9583f01629411.txt')

@@ -12,8 +12,13 @@ from ros_harness import Recorder
 
 from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.wayfinding.node import WayfindingGuide
-from robot_skills_interfaces.msg import (AsrEvent, HardwareCommand, RemoteMessage, SkillEvent,
-                                         TextReply)
+from robot_skills_interfaces.msg import (
+    AsrEvent,
+    HardwareCommand,
+    RemoteMessage,
+    SkillEvent,
+    TextReply,
+)
 
 BEIWANG = '贝旺路在穿过前方茶水区，右手边第一个会议室就是贝旺路。'
 GENERIC = '请问您要去几层，或者哪个会议室？'

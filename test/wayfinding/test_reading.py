@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from robot_skills.wayfinding.text import (floors_mentioned, normalise, room_numbers,
-                                          strip_wake_word)
+
+from robot_skills.wayfinding.text import floors_mentioned, normalise, room_numbers, strip_wake_word
 
 
 @pytest.mark.parametrize('said, number', [

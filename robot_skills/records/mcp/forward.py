@@ -26,8 +26,12 @@ from mcp.server.stdio import stdio_server
 from rclpy.executors import Executor, SingleThreadedExecutor
 from rclpy.node import Node
 
-from robot_skills.interface import (DEEP_QOS, RECORDS_CALL, RECORDS_LEARNER_CALL,
-                                    RECORDS_OPERATOR_CALL)
+from robot_skills.interface import (
+    DEEP_QOS,
+    RECORDS_CALL,
+    RECORDS_LEARNER_CALL,
+    RECORDS_OPERATOR_CALL,
+)
 from robot_skills.records.live import MAX_WAIT
 from robot_skills.records.mcp.bridge import on_executor
 from robot_skills.records.mcp.server import build

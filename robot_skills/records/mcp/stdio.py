@@ -35,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     split = args.index('--ros-args') if '--ros-args' in args else len(args)
     try:
         principal = _principal(_parser().parse_args(args[:split]))
-        from robot_skills.records.mcp.forward import serve   # the SDK and rclpy: slow to load
+        from robot_skills.records.mcp.forward import serve  # the SDK and rclpy: slow to load
         serve(principal, args[split:])
     except BaseException:
         if stop.requested():

@@ -10,9 +10,10 @@ starts.
 
 import sys
 
-from launch import LaunchDescription, LaunchService
 from launch.actions import IncludeLaunchDescription
 from launch.launch_description_sources import PythonLaunchDescriptionSource
+
+from launch import LaunchDescription, LaunchService
 
 
 def main(argv: list[str]) -> int:
