@@ -8,8 +8,7 @@ demo: ## set up, play config/scenarios/demo.yaml in the simulation; report/demo.
 	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml --report report \
 		--record report/demo.mcap
 
-test: ## set up, then lint and run the whole test suite
-	$(ENV) ruff check robot_skills test bench launch setup.py scripts/lock
+test: lint ## set up, then lint, type-check and run the whole test suite
 	$(ENV) python -m pytest
 
 bench: ## set up, then print latency, throughput and memory figures next to the rclpy floor
@@ -33,8 +32,9 @@ console: ## set up, then type utterances to the simulated robots
 setup: ## only create or refresh the environment
 	scripts/setup-env
 
-lint:
-	$(ENV) ruff check robot_skills test bench launch setup.py
+lint: ## set up, then ruff (ruff.toml) and mypy (mypy.ini): zero findings is the gate
+	$(ENV) ruff check robot_skills test bench launch setup.py scripts/lock
+	$(ENV) mypy
 
 lock: ## re-pin constraints.txt from the current environment
 	$(ENV) python scripts/lock

@@ -37,8 +37,9 @@ on with the next batch, so nothing already said is replayed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from robot_skills.classroom.grading import Grade, Grader, Tier
 from robot_skills.classroom.lesson import Lesson, Library, Phrases
@@ -79,12 +80,15 @@ from robot_skills.model.skill import (
     Heard,
     Refused,
     SendBatch,
+    SkillEffect,
+    SkillEvent,
     StartTimer,
     Step,
     TimerFired,
     Trace,
 )
 
+Result = BatchReturned | BatchCompleted | CommandCompleted   # what a batch or command returns
 NEUTRAL = (0.0,) * 7
 DISPLAY_RIGHT = (0.0, 0.0, 0.0, -100.0, 90.0, 0.0, -70.0)
 RAW_THUMB = 92
@@ -116,7 +120,7 @@ class Timing:
 
 
 @dataclass(frozen=True)
-class FetchLesson:
+class FetchLesson(SkillEffect):
     """Effect: ask the content provider for a lesson on ``topic`` (the node does the I/O)."""
 
     topic: str
@@ -125,7 +129,7 @@ class FetchLesson:
 
 
 @dataclass(frozen=True)
-class LessonFetched:
+class LessonFetched(SkillEvent):
     """Event: what the content provider returned (``lesson`` None when it could not)."""
 
     topic: str
@@ -162,7 +166,7 @@ class Course:
     grade: Grade | None = None
     last_speech: str = ''
     paused: tuple[str, str, str] = ('', '', '')   # phase, awaiting_state, waiting_for
-    held: tuple[Event, ...] = ()
+    held: tuple[Result, ...] = ()
     pause_cut_speech: bool = False
     pause_speaking: bool = False               # a speech was in flight when paused
     resuming: bool = False                     # 继续 heard, the pause not yet left
@@ -432,14 +436,14 @@ class ClassroomCore:
         return course, batch
 
     def _say(self, state: ClassroomState, course: Course, phase: str, text: str,
-             others: list[DeviceCommand] | None = None,
+             others: Sequence[DeviceCommand] | None = None,
              barrier: Barrier = Barrier.COMPLETED) -> Step[ClassroomState]:
         """Send ``text`` (with ``others`` in the same batch); the flow waits for it."""
         course, batch = self._batch(course, phase, [*(others or []), Speak(text)], barrier)
         return self._set(state, replace(course, phase=phase, waiting_for=batch.batch_id), [batch])
 
     def _set(self, state: ClassroomState, course: Course,
-             effects: list) -> Step[ClassroomState]:
+             effects: Sequence[Effect]) -> Step[ClassroomState]:
         before = state.course
         changed = {name: getattr(course, name) for name in TRACED
                    if before is None or getattr(before, name) != getattr(course, name)}
@@ -447,7 +451,7 @@ class ClassroomCore:
         return Step(replace(state, course=course), (*trace, *effects))
 
     def _finish_with(self, state: ClassroomState, course: Course, text: str, why: str,
-                     detail: dict | None = None) -> Step[ClassroomState]:
+                     detail: dict[str, Any] | None = None) -> Step[ClassroomState]:
         """Say one last thing and end the course (no material, cannot fit ...)."""
         step = self._say(state, replace(course, awaiting_state='none'), 'ending', text)
         return Step(step.state, (Trace('ending', detail={'why': why, **(detail or {})}),
@@ -485,7 +489,7 @@ class ClassroomCore:
                  reset_hand: bool = True, reset_arm: bool = True) -> Step[ClassroomState]:
         assert course.plan is not None
         planned = course.plan.points[course.current_point - 1]
-        effects: list = []
+        effects: list[Effect] = []
         reset_hand = reset_hand and self._can(state, HAND.name, course)
         reset_arm = reset_arm and self._can(state, ARM_MOVE_POS.name, course)
         if reset and (reset_hand or reset_arm):
@@ -536,6 +540,7 @@ class ClassroomCore:
 
     def _after_feedback(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
         assert course.plan is not None and course.grade is not None
+        plan = course.plan
         if course.grade.asks and course.phase != 'explain':
             point = course.plan.points[course.current_point - 1].point
             answer = point.body if hanzi(point.body) <= ANSWER_LIMIT else point.short
@@ -544,8 +549,8 @@ class ClassroomCore:
             course = replace(course, closing='closing')
             others = ([ArmGesture('welcome', 'right', 2, 1.0)]
                       if self._can(state, ARM_GESTURE.name, course) else [])
-            return self._say(state, course, 'farewell', course.plan.farewell, others)
-        return self._say(state, course, 'transition', course.plan.point_transition)
+            return self._say(state, course, 'farewell', plan.farewell, others)
+        return self._say(state, course, 'transition', plan.point_transition)
 
     def _complete(self, state: ClassroomState, course: Course, why: str) -> Step[ClassroomState]:
         closing = 'course_completed' if course.closing == 'closing' else course.closing
@@ -558,7 +563,7 @@ class ClassroomCore:
     # ---- results ------------------------------------------------------------------------------
 
     def _result(self, state: ClassroomState,
-                event: BatchReturned | BatchCompleted | CommandCompleted
+                event: Result
                 ) -> Step[ClassroomState]:
         course = state.course
         number, name, _ = event.batch_id.split(':')
@@ -574,12 +579,12 @@ class ClassroomCore:
             step = self._set(state, course, [Trace('degraded', detail={
                 'why': 'motion fault: the rest of the lesson is voice only',
                 'reasons': faults})])
-            rest = self._result_of(step.state, step.state.course, name, event)
+            rest = self._result_of(step.state, course, name, event)
             return Step(rest.state, (*step.effects, *rest.effects))
         return self._result_of(state, course, name, event)
 
     def _result_of(self, state: ClassroomState, course: Course, name: str,
-                   event: BatchReturned | BatchCompleted | CommandCompleted
+                   event: Result
                    ) -> Step[ClassroomState]:
         if course.awaiting_state == 'paused' and name not in ('pause', 'pause_cut', 'resume',
                                                               'recover', 'recap'):
@@ -589,7 +594,7 @@ class ClassroomCore:
         if (name == 'forming' and isinstance(event, BatchCompleted)
                 and event.batch_id == course.waiting_for and course.phase == 'displaying'):
             step = self._motion_check(state, course, event)    # its hand result was missed
-            rest = self._hand_result(step.state, step.state.course, event.outcomes[1])
+            rest = self._hand_result(step.state, _ongoing(step.state), event.outcomes[1])
             return Step(rest.state, (*step.effects, *rest.effects))
         if name in ('forming', 'reset') and (isinstance(event, BatchCompleted)
                                              or event.batch_id != course.waiting_for):
@@ -601,19 +606,19 @@ class ClassroomCore:
             return self._ignore(state, 'not the result the flow waits for', event.batch_id)
         if course.pause_cut_speech and isinstance(event, BatchCompleted):
             course = replace(course, pause_cut_speech=False)
-            rest = _unsaid(_speech(event))
-            if rest:        # go on from the first clause not yet spoken, in the same phase
+            unsaid = _unsaid(_speech(event))
+            if unsaid:        # go on from the first clause not yet spoken, in the same phase
                 head = self._retry_due(course, event)
                 if head:
                     course = replace(course, head_feedback_retry_pending=head)
-                return self._say(state, course, course.phase, rest, barrier=Barrier.COMPLETED)
+                return self._say(state, course, course.phase, unsaid, barrier=Barrier.COMPLETED)
             event = _as_done(event)
         if isinstance(event, BatchReturned):
             return self._returned(state, course, event)
         return self._completed(state, course, event)
 
     def _faults(self, course: Course,
-                event: BatchReturned | BatchCompleted | CommandCompleted) -> list[str]:
+                event: Result) -> list[str]:
         """Motion faults in ``event`` that stop the robot moving (none once voice only)."""
         if course.voice_only:
             return []
@@ -717,13 +722,14 @@ class ClassroomCore:
         if phase == 'head_retry':
             head = event.outcomes[0]
             trace = [] if head.ok else [Trace('degraded', detail={
-                'why': f'{head.command.action} failed twice: feedback by voice only',
+                'why': f'{_action(head)} failed twice: feedback by voice only',
                 'reason': head.reason})]
             step = self._after_feedback(state, replace(course, head_feedback_retry_pending=''))
             return Step(step.state, (*trace, *step.effects))
         if phase == 'explain':
             return self._after_feedback(state, course)
         if phase == 'farewell':
+            assert course.plan is not None
             trace = [Trace('text_only', detail={'text': course.plan.farewell})] if (
                 speech is not None and not speech.ok) else []
             step = self._complete(state, course, 'farewell said')
@@ -741,7 +747,7 @@ class ClassroomCore:
 
     def _feedback_done(self, state: ClassroomState, course: Course, event: BatchCompleted,
                        speech: Outcome | None) -> Step[ClassroomState]:
-        effects: list = []
+        effects: list[Effect] = []
         if speech is not None and not speech.ok:
             effects.append(Trace('text_only', detail={'text': course.last_speech}))
         action = self._retry_due(course, event) or (
@@ -764,10 +770,10 @@ class ClassroomCore:
         if course.phase != 'feedback' or course.voice_only:
             return ''
         head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
-        if (head is None or head.ok or head.command.action not in ('nod', 'shake')
+        if (head is None or head.ok or _action(head) not in ('nod', 'shake')
                 or _cut(event.batch_id, head, course)):
             return ''
-        return head.command.action
+        return _action(head)
 
     def _motion_check(self, state: ClassroomState, course: Course,
                       event: BatchReturned | BatchCompleted) -> Step[ClassroomState]:
@@ -919,10 +925,22 @@ def _cut_now(course: Course) -> tuple[str, ...]:
     return (*course.cut_gestures, *sorted({b for b, _ in course.gesturing}))
 
 
-def _timed_out(held: tuple[Event, ...]) -> bool:
+def _timed_out(held: tuple[Result, ...]) -> bool:
     """A speech held during the pause ended by the result timeout (a very long pause)."""
     return any(isinstance(e, BatchCompleted) and (o := _speech(e)) is not None
                and o.status is Status.TIMEOUT for e in held)
+
+
+def _ongoing(state: ClassroomState) -> Course:
+    """The course a step has just set (a step of the flow never ends without one)."""
+    assert state.course is not None
+    return state.course
+
+
+def _action(outcome: Outcome) -> str:
+    """The gesture an outcome is the receipt of ('' for speech, poses and calls)."""
+    command = outcome.command
+    return command.action if isinstance(command, ArmGesture | HeadGesture | Hand) else ''
 
 
 def _speech(event: BatchCompleted) -> Outcome | None:
@@ -960,8 +978,8 @@ def _unsaid(speech: Outcome | None) -> str:
     """What a cut speech had still to say, from its first clause not yet spoken ('' if it
     was all said, or not cut). A clause counts as said once its words are (its closing
     punctuation is silence); a speech that timed out while paused was cut too."""
-    if speech is None or not (speech.receipt.state == 'interrupted'
-                              or speech.status is Status.TIMEOUT):
+    if speech is None or not isinstance(speech.command, Speak) or not (
+            speech.receipt.state == 'interrupted' or speech.status is Status.TIMEOUT):
         return ''
     text, spoken = speech.command.message, max(0, speech.chars_spoken)
     start = 0
@@ -981,10 +999,8 @@ def _motion_error(outcome: Outcome) -> bool:
     return outcome.receipt.state in ('error', '')
 
 
-def _as_done(event: Event) -> Event:
+def _as_done(event: BatchCompleted) -> BatchCompleted:
     """A speech cut while paused counts as said: it is never replayed."""
-    if not isinstance(event, BatchCompleted):
-        return event
     outcomes = tuple(replace(o, status=Status.SUCCEEDED) if isinstance(o.command, Speak)
                      and o.receipt.state == 'interrupted' else o for o in event.outcomes)
     return BatchCompleted(event.batch_id, outcomes)

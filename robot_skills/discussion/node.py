@@ -335,8 +335,12 @@ class PblTa(GuardedNode):
                 return True
             heard: Future = Future()
             self._awaited.setdefault(turn_id, []).append(heard)
-        timer = self.create_timer(self.value.turn_wait, lambda: heard.done() or
-                                  heard.set_result(False), self._group)
+
+        def give_up() -> None:
+            if not heard.done():
+                heard.set_result(False)
+
+        timer = self.create_timer(self.value.turn_wait, give_up, self._group)
         try:
             return bool(await heard)
         finally:
@@ -363,7 +367,8 @@ class PblTa(GuardedNode):
     async def _reworded(self, session: Session, reason: str, template: str) -> str:
         """The writer's wording, from a worker thread ('' when it fails: the template stays)."""
         assert self.writer is not None
-        writer, material, done = self.writer, session.material, Future()
+        writer, material = self.writer, session.material
+        done: Future = Future()
 
         def work() -> None:
             try:
@@ -374,7 +379,8 @@ class PblTa(GuardedNode):
                 self.tracer.emit('degraded', 'llm', session.session_id, {'error': str(error)})
             self._wake.trigger()
         self._pool.submit(work)
-        return await done
+        wording = await done
+        return wording if isinstance(wording, str) else ''
 
     def _spoken(self, session: Session, text: str) -> None:
         """Publish the TA's body turn, and say it through the robot when configured."""
@@ -387,9 +393,13 @@ class PblTa(GuardedNode):
         if self.robot is None:
             return
         batch = self.robot.send(turn_id, [Speak(text)])
-        batch.completed.add_done_callback(lambda f: self.tracer.emit(
-            'spoken', f.result()[0].status.value, session.session_id,
-            {'turn_id': turn_id, 'reason': f.result()[0].reason}))
+
+        def spoken(future: Future) -> None:
+            for speech in future.result() or ():    # the one outcome of the batch's one speech
+                self.tracer.emit('spoken', speech.status.value, session.session_id,
+                                 {'turn_id': turn_id, 'reason': speech.reason})
+
+        batch.completed.add_done_callback(spoken)
 
 
 def _card(raw: str, limits: wire.Limits) -> StateCard | None:

@@ -78,8 +78,13 @@ class Capabilities:
     missing: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class SkillEvent:
+    """Base of a skill's own events: what the handlers of its own effects report back."""
+
+
 Event = (Heard | Refused | BatchReturned | BatchCompleted | CommandCompleted | TimerFired
-         | Capabilities)
+         | Capabilities | SkillEvent)
 
 
 # ---- effects: core outputs -----------------------------------------------------
@@ -142,9 +147,13 @@ class CancelTimer:
     name: str
 
 
-Effect = SendBatch | Reply | Trace | StartTimer | CancelTimer
-# A skill may emit effects of its own types (e.g. fetching a lesson); its node
-# registers a handler for each with the runner, which reports back as events.
+@dataclass(frozen=True)
+class SkillEffect:
+    """Base of a skill's own effects (e.g. fetching a lesson): its node registers a handler
+    for each with the runner, and the handler reports back with a ``SkillEvent``."""
+
+
+Effect = SendBatch | Reply | Trace | StartTimer | CancelTimer | SkillEffect
 
 StateT = TypeVar('StateT')
 

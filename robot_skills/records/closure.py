@@ -194,13 +194,13 @@ def progress_of(context: Context, lesson_id: str | None) -> dict | None:
     """The closure facts of a lesson, for the receipts of the tools that feed them."""
     if not lesson_id:
         return None
-    return facts(context, context.store.one('SELECT * FROM lesson WHERE lesson_id = ?',
+    return facts(context, context.store.row('SELECT * FROM lesson WHERE lesson_id = ?',
                                             lesson_id))
 
 
 def facts(context: Context, lesson: sqlite3.Row) -> dict:
     lesson_id = lesson['lesson_id']
-    pair_id = context.store.one('SELECT pair_id FROM course WHERE course_id = ?',
+    pair_id = context.store.row('SELECT pair_id FROM course WHERE course_id = ?',
                                 lesson['course_id'])['pair_id']
     ungraded = _ungraded(context, lesson_id)
     done = {'graded': not ungraded, **_live_items(context, lesson_id),
@@ -247,10 +247,10 @@ def _live_items(context: Context, lesson_id: str) -> dict[str, bool]:
         return {}
     completed = [s['live_session_id'] for s in sessions if s['status'] == 'completed']
     marks = ','.join('?' * len(completed))
-    evidence = completed and context.store.one(
+    evidence = completed and context.store.row(
         f'SELECT count(DISTINCT live_session_id) AS n FROM live_snapshot WHERE live_session_id '
         f'IN ({marks})', *completed)['n'] == len(completed)
-    evaluated = completed and context.store.one(
+    evaluated = completed and context.store.row(
         f'SELECT count(*) AS n FROM live_evaluation WHERE live_session_id IN ({marks})',
         *completed)['n'] == len(completed)
     return {'live_completed': len(completed) == len(sessions),
@@ -295,7 +295,7 @@ def _signal(context: Context, lesson_id: str) -> dict:
         "WHERE lesson_id = ? AND status = 'graded' AND agent_score < ?", lesson_id,
         INCORRECT_BELOW)
     concepts = {c for row in wrong for c in json.loads(row['expected_concepts'])}
-    carded = sum(1 for c in concepts if json.loads(context.store.one(
+    carded = sum(1 for c in concepts if json.loads(context.store.row(
         'SELECT flashcard_ids FROM concept WHERE concept_id = ?', c)['flashcard_ids']))
     return {'incorrect_submission_count': len(wrong), 'concepts_with_flashcard': carded,
             'concepts_total': len(concepts)}

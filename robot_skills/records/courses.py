@@ -77,7 +77,7 @@ def add_lesson(context: Context, args: AddLesson) -> dict:
     """Add a draft lesson to a course (published_at empty: only the teacher side sees it)."""
     pair_id = context.pair(args.pair_id)
     context.owned('course', args.course_id, pair_id)
-    position = args.position or 1 + context.store.one(
+    position = args.position or 1 + context.store.row(
         'SELECT coalesce(max(position), 0) AS last FROM lesson WHERE course_id = ?',
         args.course_id)['last']
     lesson_id, now = context.new_id('le'), context.now()

@@ -160,7 +160,7 @@ def grade_exercise(context: Context, args: Grade) -> dict:
     result: dict = {'submission_id': args.submission_id, 'status': 'graded',
                     'score': args.score, **({'regraded': True} if previous else {})}
     if args.score is not None and args.score < INCORRECT_BELOW:
-        exercise = context.store.one('SELECT expected_concepts FROM exercise WHERE '
+        exercise = context.store.row('SELECT expected_concepts FROM exercise WHERE '
                                      'exercise_id = ?', submission['exercise_id'])
         result['concept_refs'] = json.loads(exercise['expected_concepts'])
         result['human_note'] = ('判错：这些概念可以配一张针对性的闪卡（由你决定，不是义务）。'

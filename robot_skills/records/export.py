@@ -149,7 +149,8 @@ def export_learner_records(context: Context, args: ExportArgs) -> dict:
         return {'learner': dict(learner), 'pair_ids': [], 'page': None, 'next_cursor': None}
     at = pair_ids.index(args.cursor) if args.cursor else 0
     pair_id = context.pair(pair_ids[at])
-    page = {'pair': dict(context.store.one('SELECT * FROM pair WHERE pair_id = ?', pair_id))}
+    page: dict[str, Any] = {
+        'pair': dict(context.store.row('SELECT * FROM pair WHERE pair_id = ?', pair_id))}
     for section, sql in SECTIONS.items():
         page[section] = [dict(row) for row in context.store.all(sql, pair_id)]
     return {'learner': dict(learner), 'pair_ids': pair_ids, 'page': page,

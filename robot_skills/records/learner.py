@@ -57,7 +57,7 @@ ANCHOR_NOTES = {
 
 
 def completed_lessons(context: Context, pair_id: str) -> int:
-    return context.store.one(
+    return context.store.row(
         "SELECT count(*) AS n FROM lesson JOIN course USING (course_id) WHERE pair_id = ? AND "
         "progress IN ('completed_declared', 'closed')", pair_id)['n']
 

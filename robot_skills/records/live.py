@@ -153,7 +153,7 @@ def live_move_append(context: Context, args: Move) -> dict:
     """Append a teaching move; the first is a FRAME saying what, how long and when done."""
     pair_id = context.pair(args.pair_id)
     _active(context, args.live_session_id, pair_id)
-    seq = 1 + context.store.one('SELECT count(*) AS n FROM live_move WHERE live_session_id = ?',
+    seq = 1 + context.store.row('SELECT count(*) AS n FROM live_move WHERE live_session_id = ?',
                                 args.live_session_id)['n']
     frame = read_frame(args.content) if seq == 1 else None
     if frame is not None:
@@ -192,7 +192,7 @@ def live_learner_respond(context: Context, args: Respond) -> dict:
     if args.move_id:
         context.owned('live_move', args.move_id, pair_id)
     response_id = context.new_id('rsp')
-    moves = context.store.one('SELECT count(*) AS n FROM live_move WHERE live_session_id = ?',
+    moves = context.store.row('SELECT count(*) AS n FROM live_move WHERE live_session_id = ?',
                               args.live_session_id)['n']
     context.store.run('INSERT INTO live_response (response_id, live_session_id, move_id, text, '
                       'at, after_move_seq) VALUES (?, ?, ?, ?, ?, ?)', response_id,
@@ -408,7 +408,8 @@ def live_pending(context: Context, args: PairArgs) -> dict:
     pair_id = context.pair(args.pair_id)
     items = pending_items(context, pair_id)
     online = context.store.one('SELECT expires_at FROM heartbeat WHERE pair_id = ?', pair_id)
-    result: dict = {'bridge': {'online': bool(online) and online['expires_at'] >= context.now()},
+    result: dict = {'bridge': {'online': online is not None and
+                                          online['expires_at'] >= context.now()},
                     'sessions': items}
     if items:
         context.store.run('DELETE FROM pending_probe WHERE pair_id = ?', pair_id)
@@ -416,7 +417,7 @@ def live_pending(context: Context, args: PairArgs) -> dict:
     probe = context.store.one('SELECT * FROM pending_probe WHERE pair_id = ?', pair_id)
     window_start = (context.clock() - PROBE_WINDOW).isoformat(timespec='milliseconds')
     count = 1 if probe is None or probe['first_at'] < window_start else probe['empty_calls'] + 1
-    first = context.now() if count == 1 else probe['first_at']
+    first = probe['first_at'] if probe is not None and count != 1 else context.now()
     if count >= REFUSE_AT:
         raise conflict(f'{count} empty live_pending calls within 90 s: this is a polling loop. '
                        'Wait with live_wait instead', empty_calls=count)
@@ -444,7 +445,7 @@ def pending_items(context: Context, pair_id: str) -> list[dict]:
                               'message_id': message['message_id'], 'at': message['at']})
     for session in context.store.all("SELECT * FROM live_session WHERE pair_id = ? AND "
                                      "status = 'active' ORDER BY started_at", pair_id):
-        moves = context.store.one('SELECT count(*) AS n FROM live_move WHERE '
+        moves = context.store.row('SELECT count(*) AS n FROM live_move WHERE '
                                   'live_session_id = ?', session['live_session_id'])['n']
         if moves == 0:
             reason, kind = 'session_start', 'session_start'
@@ -515,7 +516,7 @@ def live_wait(context: Context, args: Wait) -> dict:
 
 
 def last_seq(context: Context, pair_id: str) -> int:
-    return context.store.one('SELECT coalesce(max(seq), 0) AS s FROM live_event WHERE '
+    return context.store.row('SELECT coalesce(max(seq), 0) AS s FROM live_event WHERE '
                              'pair_id = ?', pair_id)['s']
 
 
@@ -617,7 +618,7 @@ def adhoc_ack(context: Context, args: Ack) -> dict:
     """Take messages out of pending and the inbox (idempotent); the messages stay readable."""
     pair_id = context.pair(args.pair_id)
     thread_id = thread_of(context, pair_id)
-    latest = context.store.one('SELECT coalesce(max(message_id), 0) AS m FROM adhoc_message '
+    latest = context.store.row('SELECT coalesce(max(message_id), 0) AS m FROM adhoc_message '
                                'WHERE thread_id = ?', thread_id)['m']
     through = args.message_id or latest
     if through > latest:

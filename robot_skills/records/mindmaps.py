@@ -206,7 +206,7 @@ def update_mindmap_seed(context: Context, args: UpdateSeed) -> dict:
     row = context.owned('mindmap', args.mindmap_id, pair_id)
     if row['source'] != 'agent':
         raise permission('a map the learner grew herself is hers: the agent may not change it')
-    text = context.store.one('SELECT content_markdown FROM lesson WHERE lesson_id = ?',
+    text = context.store.row('SELECT content_markdown FROM lesson WHERE lesson_id = ?',
                              row['lesson_id'])['content_markdown'] if row['lesson_id'] else ''
     refused = problems(args.content, text)
     if refused:

@@ -219,8 +219,9 @@ class LearningRecords(GuardedNode):
         timeout = float(args.get('timeout_s', MAX_WAIT))
         if timeout <= 0:
             return first
-        pair_id = args.get('pair_id') or await self._workers.run(self._active_pair, principal)
-        waiting = (pair_id, Future())
+        pair_id: str = (args.get('pair_id', '')   # a str: the first call validated the arguments
+                        or await self._workers.run(self._active_pair, principal))
+        waiting: tuple[str, Future] = (pair_id, Future())
         with self._lock:
             self._waiting.append(waiting)
             # an event committed between the first look and now woke nobody: look again
@@ -252,7 +253,7 @@ class LearningRecords(GuardedNode):
             return replace(self.records.context, principal=principal).pair()
 
     def _last_seq(self) -> int:
-        return self.store.one('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s']
+        return self.store.row('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s']
 
 
 def main(args: list[str] | None = None) -> int:

@@ -56,7 +56,13 @@ def brief(context: Context, pair_id: str, limit: int = 5, lesson_id: str = '') -
         f'SELECT * FROM {REFLECTIONS} WHERE pair_id = ? AND lesson_id = ? ORDER BY created_at '
         'DESC', at, pair_id, lesson_id)) or context.store.one(
         f'SELECT * FROM {REFLECTIONS} WHERE pair_id = ? ORDER BY created_at DESC', at, pair_id)
-    body = json.loads(reflection['body']) if reflection else None
+    latest = None
+    if reflection:
+        body = json.loads(reflection['body'])
+        latest = {'reflection_id': reflection['reflection_id'],
+                  'lesson_id': reflection['lesson_id'], 'method': body['method'],
+                  'next_action': body['next_action'],
+                  'lesson_preference': body['lesson_preference']}
     contract = current(context, pair_id)
     return {
         'top_confidence_hypotheses': [shown(r) for r in active[:limit]],
@@ -64,11 +70,7 @@ def brief(context: Context, pair_id: str, limit: int = 5, lesson_id: str = '') -
         'recent_evaluations': [{'lesson_id': e['lesson_id'], 'at': e['updated_at'],
                                 'agent_observation': json.loads(e['body'])['agent_observation']}
                                for e in evaluations],
-        'latest_reflection': {'reflection_id': reflection['reflection_id'],
-                              'lesson_id': reflection['lesson_id'], 'method': body['method'],
-                              'next_action': body['next_action'],
-                              'lesson_preference': body['lesson_preference']}
-        if reflection else None,
+        'latest_reflection': latest,
         'confidence_facts': confidence_facts(context, pair_id),
         'source_material': source_line(contract['source_material']) if contract else None,
     }
@@ -151,7 +153,7 @@ class ContextOut(Out):
 def get_context(context: Context, args: PairArgs) -> dict:
     """Cold start: a compact snapshot of where the pair is, with the brief's etag."""
     pair_id = context.pair(args.pair_id)
-    pair = context.store.one('SELECT * FROM pair WHERE pair_id = ?', pair_id)
+    pair = context.store.row('SELECT * FROM pair WHERE pair_id = ?', pair_id)
     contracts = context.store.all("SELECT * FROM contract WHERE pair_id = ? AND voided_at IS NULL "
                                   'AND completed_at IS NULL ORDER BY created_at', pair_id)
     evaluated = context.store.all(
@@ -196,7 +198,7 @@ def get_context(context: Context, args: PairArgs) -> dict:
 def _progress(context: Context, contract_id: str) -> str:
     courses = context.store.all('SELECT course_id FROM coverage WHERE contract_id = ?',
                                 contract_id)
-    lessons = context.store.one(
+    lessons = context.store.row(
         "SELECT count(*) AS total, sum(progress IN ('completed_declared', 'closed')) AS done "
         'FROM lesson JOIN coverage USING (course_id) WHERE contract_id = ? AND published_at IS '
         'NOT NULL', contract_id)
@@ -262,7 +264,7 @@ def get_teacher_inbox(context: Context, args: InboxArgs) -> dict:
             items.append(_item('adhoc_message', 'high', {'message_id': pending['message_id']},
                                'adhoc_message_send', pending['at']))
     day_ago = (context.clock() - timedelta(hours=24)).isoformat(timespec='milliseconds')
-    struggles = {}
+    struggles: dict[str, list[str]] = {}
     for row in context.store.all("SELECT payload, at FROM event WHERE pair_id = ? AND kind = "
                                  "'flashcard.reviewed' AND at >= ? ORDER BY at", pair_id,
                                  day_ago):
@@ -360,7 +362,7 @@ def get_exercise(context: Context, args: ExerciseRead) -> dict:
     pair_id = context.pair(args.pair_id)
     row = context.owned('exercise', args.exercise_id, pair_id)
     teacher = context.principal is None or context.principal.role is not Role.LEARNER
-    lesson = context.store.one('SELECT title, course_id FROM lesson WHERE lesson_id = ?',
+    lesson = context.store.row('SELECT title, course_id FROM lesson WHERE lesson_id = ?',
                                row['lesson_id'])
     return {'exercise_id': args.exercise_id, 'prompt': row['prompt'],
             'reference_answer': row['reference_answer'] if teacher else None,
@@ -391,7 +393,7 @@ def get_submission(context: Context, args: SubmissionRead) -> dict:
     """A submission of this pair with its exercise chain."""
     pair_id = context.pair(args.pair_id)
     row = context.owned('submission', args.submission_id, pair_id)
-    chain = context.store.one('SELECT exercise.prompt, exercise.lesson_id, lesson.course_id FROM '
+    chain = context.store.row('SELECT exercise.prompt, exercise.lesson_id, lesson.course_id FROM '
                               'exercise JOIN lesson USING (lesson_id) WHERE exercise_id = ?',
                               row['exercise_id'])
     return {'submission_id': args.submission_id, 'learner_answer': row['learner_answer'],

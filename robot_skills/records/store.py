@@ -513,6 +513,13 @@ class Store:
     def one(self, sql: str, *args: Any) -> sqlite3.Row | None:
         return self._db().execute(sql, args).fetchone()
 
+    def row(self, sql: str, *args: Any) -> sqlite3.Row:
+        """The row the schema guarantees (an aggregate's, a foreign key's target): none is a bug."""
+        found = self.one(sql, *args)
+        if found is None:
+            raise LookupError(f'no row where the schema guarantees one: {sql}')
+        return found
+
     def all(self, sql: str, *args: Any) -> list[sqlite3.Row]:
         return self._db().execute(sql, args).fetchall()
 

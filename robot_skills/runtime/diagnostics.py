@@ -103,8 +103,13 @@ class Diagnostics:
 
 
 class Storing(Protocol):
-    path: str
-    unavailable_for: float
+    """What a store's report reads (read only: a store may compute either)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def unavailable_for(self) -> float: ...
 
 
 def store_part(store: Storing, schema_version: int) -> Callable[[], Report]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import inspect
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -244,9 +244,11 @@ class GuardedNode(ManagedNode):
         """None when the node takes input, else why not (its lifecycle state)."""
         return None if self.active else f'{self.get_name()} is {self.state}'
 
-    def create_subscription(self, msg_type: Any, topic: str, callback: Callable[..., None],
+    def create_subscription(self, msg_type: Any, topic: str,
+                            callback: Callable[..., Awaitable[None] | None],
                             qos_profile: QoSProfile | int, *,
-                            oversize: Callable[[Any, str, int], None] | None = None,
+                            oversize: Callable[[Any, str, int], Awaitable[None] | None]
+                            | None = None,
                             **kwargs: Any) -> Any:
         guard = self._guarded()
         if guard is None:

@@ -23,6 +23,7 @@ from typing import Any
 import anyio
 import rclpy
 from mcp.server.stdio import stdio_server
+from rclpy.client import Client
 from rclpy.executors import Executor, SingleThreadedExecutor
 from rclpy.node import Node
 
@@ -87,7 +88,9 @@ class Forward:
         self._srv = RecordsLearnerCall if principal.role is Role.LEARNER else RecordsCall
         self._fixed = {'learner_id': principal.learner_id} if principal.learner_id else {}
         self._service = SERVICES[principal.role]
-        self._client = node.create_client(self._srv, self._service, qos_profile=profile(DEEP_QOS))
+        # either role's service type: rclpy's create_client cannot infer the two from _srv
+        self._client: Client[Any, Any] = node.create_client(self._srv, self._service,
+                                                             qos_profile=profile(DEEP_QOS))
         self._executor = executor
         self._ready = anyio.Lock()
         self._answered = False

@@ -64,7 +64,8 @@ class Http:
         app = build(self._call, _principal).streamable_http_app(host=host)
         self._server = uvicorn.Server(uvicorn.Config(
             Bearer(app, self._authorised), log_config=None, access_log=False,
-            timeout_graceful_shutdown=GRACE, log_level='warning'))
+            # uvicorn annotates it int, but hands it to asyncio.wait_for: a float works
+            timeout_graceful_shutdown=GRACE, log_level='warning'))  # type: ignore[arg-type]
         self._thread = threading.Thread(target=self._server.run, kwargs={
             'sockets': [self._socket]}, name='records-mcp-http', daemon=True)
         self._loop: asyncio.AbstractEventLoop | None = None     # uvicorn's, once called
@@ -150,4 +151,6 @@ class Bearer:
 
 
 def _principal(ctx: ServerRequestContext) -> Principal:
+    if ctx.request is None:     # every call here comes over HTTP (Bearer put the principal in)
+        raise RuntimeError('an MCP call without its HTTP request')
     return ctx.request.scope[PRINCIPAL]
