@@ -23,13 +23,14 @@ import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
 import yaml
 
 from robot_skills.coordinator.core import Coordinator, LearnerView, Request
-from robot_skills.coordinator.crisis import CrisisDetector
+from robot_skills.coordinator.crisis import CrisisDetector, _tail
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
@@ -64,6 +65,12 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
                        for pattern in s for ch in pattern if '\u4e00' <= ch <= '\u9fff'})
 
     gapped = [*alphabet, *'了过着的很就都也还要会是在啊吧呢，、：·—～“”（） ', '\u200b']
+    # what comes before a span (…): every one of them keeps a partial match alive
+    starts = sorted({ch for p in detector.lexicon.categories.values() for s in (p.zh, p.en)
+                     for pattern in s if '…' in pattern
+                     for ch in pattern.split('…')[0] if '\u4e00' <= ch <= '\u9fff'})
+    tails = ''.join(sorted({ch for p in detector.lexicon.categories.values() for pattern in p.zh
+                            for ch in _tail(pattern) if '\u4e00' <= ch <= '\u9fff'}))
 
     checker = CrisisDetector(detector.lexicon)  # its own automata: the timed ones stay cold
 
@@ -74,35 +81,39 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
             if not checker.read(part).referral:
                 return part
 
-    def made(kind: str, rng: random.Random) -> str:
-        if kind == 'learner text (the corpus, shuffled)':
-            return ''.join(rng.choice(texts) + '。' for _ in range(CAP // 10))[:CAP]
-        if kind == 'hard negatives (the corpus, shuffled)':
-            return ''.join(rng.choice(negatives) + '。' for _ in range(CAP // 10))[:CAP]
-        if kind == 'every pattern character at random':
-            return ''.join(rng.choice(alphabet) for _ in range(CAP))
-        if kind == 'pattern characters at random, no signal':
-            while checker.read(text := ''.join(quiet(rng) for _ in range(CAP // 500))).referral:
-                pass
-            return text
-        if kind == 'pattern characters and gap characters at random':
-            return ''.join(rng.choice(gapped) for _ in range(CAP))
-        if kind == 'all of CJK at random':
-            return ''.join(chr(rng.randrange(0x4E00, 0xA000)) for _ in range(CAP))
-        if kind == "one pattern's start repeated":
-            return (rng.choice(['想', '被', '不想', '我想了']) * CAP)[:CAP]
-        if kind == 'topic questions set aside one by one':
-            return ''.join(rng.choice(['小说里主人公为什么想死。', '课文中的人为什么自杀？',
-                                       'what does suicide mean. ']) for _ in range(CAP // 10))[:CAP]
-        return ''.join(chr(rng.randrange(0xFF01, 0xFF5F)) + rng.choice('题 ')
-                       for _ in range(CAP // 2))
+    def no_signal(rng: random.Random) -> str:
+        while checker.read(text := ''.join(quiet(rng) for _ in range(CAP // 500))).referral:
+            pass
+        return text
 
-    kinds = ['learner text (the corpus, shuffled)', 'hard negatives (the corpus, shuffled)',
-             'every pattern character at random', 'pattern characters at random, no signal',
-             'pattern characters and gap characters at random', 'all of CJK at random',
-             "one pattern's start repeated", 'topic questions set aside one by one',
-             'full-width letters among text']
-    return {kind: [made(kind, random.Random(seed)) for seed in range(SEEDS)] for kind in kinds}
+    def at_random(characters: list[str] | str) -> Callable[[random.Random], str]:
+        return lambda rng: ''.join(rng.choices(characters, k=CAP))[:CAP]
+
+    makers: dict[str, Callable[[random.Random], str]] = {
+        'learner text (the corpus, shuffled)':
+            lambda rng: ''.join(rng.choice(texts) + '。' for _ in range(CAP // 10))[:CAP],
+        'hard negatives (the corpus, shuffled)':
+            lambda rng: ''.join(rng.choice(negatives) + '。' for _ in range(CAP // 10))[:CAP],
+        'every pattern character at random': at_random(alphabet),
+        'pattern characters at random, no signal': no_signal,
+        'pattern characters and gap characters at random': at_random(gapped),
+        'span starts at random': at_random(starts),
+        'span starts, then every tail after a line break':
+            lambda rng: at_random(starts)(rng)[:CAP - 100] + '\n' + tails,
+        "one span's words densely, its tail after a line break":
+            lambda rng: at_random(['网友', '别', '不要', '的', '说'])(rng)[:CAP - 2] + '\n跟',
+        'all of CJK at random':
+            lambda rng: ''.join(chr(rng.randrange(0x4E00, 0xA000)) for _ in range(CAP)),
+        "one pattern's start repeated":
+            lambda rng: (rng.choice(['想', '被', '不想', '我想了']) * CAP)[:CAP],
+        'topic questions set aside one by one': lambda rng: ''.join(rng.choices(
+            ['小说里主人公为什么想死。', '课文中的人为什么自杀？', 'what does suicide mean. '],
+            k=CAP // 10))[:CAP],
+        'full-width letters among text': lambda rng: ''.join(
+            chr(rng.randrange(0xFF01, 0xFF5F)) + rng.choice('题 ') for _ in range(CAP // 2)),
+    }
+    return {kind: [make(random.Random(seed)) for seed in range(SEEDS)]
+            for kind, make in makers.items()}
 
 
 def routing_inputs(routing: Routing) -> dict[str, list[str]]:

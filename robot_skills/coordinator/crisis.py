@@ -27,9 +27,9 @@ the length limit, on up to the transport cap: 100,000 characters):
   no backtracking. The automata are warmed
   at load. Spaces, punctuation, zero-width characters and particles between
   the parts of a phrase are part of the patterns (``~``), so "想\u200b死",
-  "想，死" and "想了死" read as 想死; nothing in a pattern crosses a sentence end,
-  so the text is read in chunks (``CHUNK`` bytes, cut at the next sentence end)
-  and the check stops at the first chunk holding a real signal;
+  "想，死" and "想了死" read as 想死. Chinese patterns never cross a hard sentence
+  end (。！？；!?;), so they read the text in chunks cut there (``_chunks``);
+  English ones read it whole. The first real signal ends the check;
 * a match inside an ``exclusions`` idiom is not a signal (想死你了);
 * a match is a question about a topic only when its sentence names the topic
   (``frames``: a text, a word, an event), asks about it (``asks``) and has no
@@ -67,9 +67,9 @@ from robot_skills.coordinator.lexicon import Crisis
 MAX_CHECKED = 64
 SENTENCE = 6000          # bytes: a sentence is read at most this far either side of a match
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
-SPANS = 12               # patterns with a span per set
+SPANS = 1                # patterns with a span per set
 GROUP = 256              # other patterns per set
-CHUNK = 8192             # bytes read before the check cuts the text at a sentence end
+CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
@@ -99,8 +99,16 @@ class CrisisReading:
 @dataclass(frozen=True)
 class _Pattern:
     category: str
+    script: str         # zh: never crosses a sentence end; en: \\W+ crosses anything
     source: str
     regex: Any
+
+
+@dataclass(frozen=True)
+class _Set:
+    compiled: Any           # an RE2 set
+    indices: list[int]      # its patterns
+    tailed: bool            # every one has a tail: skipped when none of them is in the text
 
 
 def _options() -> Any:
@@ -121,10 +129,13 @@ class CrisisDetector:
     def __init__(self, lexicon: Crisis) -> None:
         self.lexicon = lexicon
         self._variants = _traditional_variants()
-        self._patterns = [_Pattern(name, source, _compiled(self._expand(source)))
+        self._patterns = [_Pattern(name, script, source, _compiled(self._expand(source)))
                           for name, category in lexicon.categories.items()
-                          for source in (*category.zh, *category.en)]
-        self._sets = self._groups()
+                          for script, sources in (('zh', category.zh), ('en', category.en))
+                          for source in sources]
+        self._tails, self._tailed = self._tail_set()
+        self._zh_sets = self._groups('zh')
+        self._en_sets = self._groups('en')
         self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
         self._frames = self._any([*lexicon.frames.zh, *lexicon.frames.en])
         self._asks = self._any([*lexicon.asks.zh, *lexicon.asks.en])
@@ -134,6 +145,7 @@ class CrisisDetector:
                                             rf'\b{re2.escape(n)}\b' for n in names])
                          for region, names in lexicon.regions.names.items()}
         self._ends = re.compile(b'|'.join(re.escape(c.encode()) for c in lexicon.sentence_end))
+        self._hard_ends = re.compile(b'|'.join(re.escape(c.encode()) for c in hard_ends(lexicon)))
         self._unstable = self._nfkc_unstable()
         self._warm()
 
@@ -146,27 +158,49 @@ class CrisisDetector:
     def _any(self, patterns: list[str]) -> Any:
         return _alternation([self._expand(p) for p in patterns])
 
-    def _groups(self) -> list[tuple[Any, list[int]]]:
-        """The RE2 sets, each with its pattern indices: those with a span (``…``, ``{m,n}``)
-        ``SPANS`` to a set, the others ``GROUP`` to a set.
+    def _groups(self, script: str) -> list[_Set]:
+        """The RE2 sets of one script's patterns, each with its pattern indices: those with a
+        span (``…``, ``{m,n}``) ``SPANS`` to a set, the others ``GROUP`` to a set.
 
-        A span keeps a partial match alive over many characters; in one automaton, such
-        partial matches of different patterns combine into many states, so spans go in small
-        sets. The others end within a few characters and share one set cheaply.
+        A span keeps a partial match alive over many characters; in one automaton, the
+        partial matches of different patterns combine into states without bound (sets of
+        twelve took 30-60 ms on text made of the words that open spans, and held 100 MB).
+        Alone, each is read only when its tail is in the text (``_tail_set``). The others
+        end within a few characters and share one set cheaply.
         """
-        spanning = [re.search(r'…|\{\d*,', p.source) is not None for p in self._patterns]
-        spans = [i for i, span in enumerate(spanning) if span]
-        others = [i for i, span in enumerate(spanning) if not span]
+        mine = [i for i, p in enumerate(self._patterns) if p.script == script]
+        spanning = {i for i in mine if re.search(r'…|\{\d*,', self._patterns[i].source)}
+        spans = [i for i in mine if i in spanning]
+        others = [i for i in mine if i not in spanning]
+        tailed = set(self._tailed.values())
         sets = []
-        for indices, size in ((others, GROUP), (spans, SPANS)):
+        for indices, size in ((others, GROUP), (spans, SPANS if script == "zh" else 1)):
             for start in range(0, len(indices), size):
                 chunk = indices[start:start + size]
                 compiled = re2.Set.SearchSet(_options())
                 for index in chunk:
                     compiled.Add(self._expand(self._patterns[index].source).encode())
                 compiled.Compile()
-                sets.append((compiled, chunk))
+                sets.append(_Set(compiled, chunk, tailed.issuperset(chunk)))
         return sets
+
+    def _tail_set(self) -> tuple[Any, dict[int, int]]:
+        """One RE2 set of the tails (``_tail``) of the patterns with a span: (the set, tail
+        number -> pattern index).
+
+        A span pattern can match only where its tail does, and a tail has no span: reading
+        the tails first is cheap, and a set of span patterns none of whose tails is in the
+        text is not read at all.
+        """
+        compiled = re2.Set.SearchSet(_options())
+        owners: list[int] = []
+        for index, pattern in enumerate(self._patterns):
+            tail = _tail(pattern.source)
+            if tail:
+                compiled.Add(self._expand(tail).encode())
+                owners.append(index)
+        compiled.Compile()
+        return compiled, dict(enumerate(owners))
 
     def _warm(self) -> None:
         """Read ``WARM_TEXTS`` random texts (seeded: every start warms the same) of each mix:
@@ -188,8 +222,9 @@ class CrisisDetector:
         for chars in (alphabet, gaps, [*parts, *gaps, ' '], _CJK):
             for _ in range(WARM_TEXTS):
                 text = ''.join(rng.choices(chars, k=WARM))[:WARM].encode()
-                for compiled, _ in self._sets:
-                    compiled.Match(text)
+                for group in (*self._zh_sets, *self._en_sets):
+                    group.compiled.Match(text)
+                self._tails.Match(text)
 
     def _gap_characters(self) -> list[str]:
         """The characters the gap (``~``) lets through, those written in it and a few spaces
@@ -213,10 +248,7 @@ class CrisisDetector:
     def fold(self, text: str) -> str:
         """The request as the crisis patterns read it (see the module docstring)."""
         runs, table = self._unstable
-        # is_normalized is C's quick check: most Chinese text needs nothing, and is told so at
-        # a tenth of the cost of looking for runs
-        found = [] if unicodedata.is_normalized('NFKC', text) else list(
-            itertools.islice(runs.finditer(text), RUNS + 1))
+        found = list(itertools.islice(runs.finditer(text), RUNS + 1))
         if len(found) > RUNS:
             text = text.translate(table)
         elif found:
@@ -237,12 +269,22 @@ class CrisisDetector:
         return CrisisReading((), hyperbole)
 
     def _signal(self, text: bytes) -> Signal | None:
-        """The first real signal of ``text`` (UTF-8), or None."""
+        """The first real signal of ``text`` (UTF-8), or None.
+
+        The Chinese patterns read the text in chunks, the English ones read it whole, and
+        the first real signal ends the check (see ``_chunks``). A set whose patterns all
+        have a tail and none of whose tails is in the part read is skipped (``_tail_set``).
+        """
         budget = MAX_CHECKED
-        for start, end in self._chunks(text):
-            chunk = text[start:end]
-            for compiled, indices in self._sets:
-                for index in sorted(indices[n] for n in compiled.Match(chunk) or ()):
+        reads = itertools.chain(((self._zh_sets, start, end) for start, end in self._chunks(text)),
+                                [(self._en_sets, 0, len(text))])
+        for sets, start, end in reads:
+            view = text if (start, end) == (0, len(text)) else text[start:end]
+            tails = {self._tailed[n] for n in self._tails.Match(view) or ()}
+            for group in sets:
+                if group.tailed and tails.isdisjoint(group.indices):
+                    continue
+                for index in sorted(group.indices[n] for n in group.compiled.Match(view) or ()):
                     pattern = self._patterns[index]
                     for match in pattern.regex.finditer(text, start, end):
                         budget -= 1
@@ -252,16 +294,18 @@ class CrisisDetector:
         return None
 
     def _chunks(self, text: bytes) -> Iterator[tuple[int, int]]:
-        """``text`` cut at the first sentence end past every ``CHUNK`` bytes.
+        """``text`` cut after the first hard sentence end (。！？；!?;) past every ``CHUNK`` bytes.
 
-        No pattern crosses a sentence end, so the cuts lose no match; the check stops at the
-        first chunk with a real signal, and a chunk's automaton states never carry the
-        partial matches of a whole text's earlier sentences (such states are built as text
-        arrives: fewer of them, less time).
+        A Chinese pattern never crosses a hard sentence end: neither the gap (``~``) nor a
+        span (``…``) lets one through, and no pattern names one (a test holds every pattern
+        of the file to this). So a cut there loses no Chinese match, and the check stops at
+        the first chunk with a real signal instead of reading 100,000 characters first. A
+        line break is not a cut (the gap lets "想\\n死" through), and English patterns read
+        the whole text (``\\W+`` between words crosses anything).
         """
         start = 0
         while start < len(text):
-            cut = self._ends.search(text, start + CHUNK)
+            cut = self._hard_ends.search(text, start + CHUNK)
             end = cut.end() if cut else len(text)
             yield start, end
             start = end
@@ -350,3 +394,32 @@ def _class(characters: str) -> str:
 
 def _is_cjk(name: str) -> bool:
     return any('\u4e00' <= ch <= '\u9fff' for ch in name)
+
+
+def hard_ends(lexicon: Crisis) -> str:
+    """The sentence ends no Chinese pattern crosses: every one but whitespace (a line break
+    may fall inside a phrase: "我想\\n死")."""
+    return ''.join(c for c in lexicon.sentence_end if not c.isspace())
+
+
+def _tail(source: str) -> str:
+    """What follows a pattern's last span (``…``), out of any group it sits in: a regex every
+    match of the pattern contains ('' when there is none: no span, or nothing after it)."""
+    last = source.rfind('…')
+    if last < 0:
+        return ''
+    depth = source[:last].count('(') - source[:last].count('\\(') - (
+        source[:last].count(')') - source[:last].count('\\)'))
+    position = last + 1
+    while depth > 0 or (position < len(source) and source[position] in '{?*+'):
+        if position >= len(source):
+            return ''
+        char = source[position]
+        if char == '{':
+            position = source.index('}', position)
+        elif char == '(':
+            depth += 1
+        elif char == ')':
+            depth -= 1
+        position += 1
+    return source[position:]

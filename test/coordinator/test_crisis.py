@@ -9,7 +9,7 @@ from unittest.mock import patch
 import pytest
 import re2
 from coordinator_talk import NOW, ask
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.crisis import corpus
@@ -197,6 +197,54 @@ def test_a_signal_across_a_chunk_boundary_is_found(coordinator, shift, filler):
 
 SNIPPETS = [text for part in ('tuning', 'heldout') for kind in ('positives', 'negatives')
             for _, _, text in corpus(part)[kind]]
+POSITIVES_OF_THE_CORPUS = [text for part in ('tuning', 'heldout')
+                           for _, _, text in corpus(part)['positives']]
+
+
+@pytest.mark.parametrize('text', [
+    '今天又是很普通的一天' * 300 + '我真的好想\n死', '今天又是很普通的一天' * 300 + '我不想\n活了',
+    'I had a long day at school and ' * 300 + 'I want to kill\nmyself', 'x' * 8191 + ' I wanna\ndie',
+    '今天作业写完了但是心情很差\n老师说明天要考数学\n我一个人在房间里\n' * 88 + '我一个人在房间里真的好想\n死掉算了',
+    'a' * crisis.CHUNK + ' I want to kill。myself', 'a' * crisis.CHUNK + ' kill! myself',
+])
+def test_a_phrase_across_a_line_break_or_punctuation_is_found_in_a_long_text(coordinator, text):
+    assert coordinator.crisis.read(text).referral
+
+
+@pytest.mark.parametrize('mark', ['\n', '。'])
+def test_a_mark_anywhere_in_any_positive_decides_as_the_whole_text_does(coordinator, mark):
+    """Every positive of the corpus, a mark put at each of its positions where the check
+    would cut (the first mark past CHUNK bytes): read in chunks and read whole agree."""
+    detector, differ = coordinator.crisis, []
+    for text in POSITIVES_OF_THE_CORPUS:
+        for i in range(1, len(text)):
+            long = 'a' * crisis.CHUNK + text[:i] + mark + text[i:]
+            with patch.object(crisis, 'CHUNK', 10**9):
+                whole = detector.read(long).referral
+            if detector.read(long).referral != whole:
+                differ.append(long[crisis.CHUNK:])
+    assert not differ, differ[:10]
+
+
+def test_no_chinese_pattern_can_cross_a_hard_sentence_end(coordinator):
+    """What makes the cuts safe (``_chunks``), held for every Chinese pattern of the file:
+    no hard end written in it, no class that takes any character (., \\W, \\S, \\D, \\P),
+    and every negated class (… among them) and the gap leave each hard end out."""
+    detector = coordinator.crisis
+    ends = crisis.hard_ends(detector.lexicon)
+    assert ends and re2.compile(f'(?:{detector.lexicon.gap})+').fullmatch(ends[0]) is None
+    for end in ends:
+        assert re2.compile(detector.lexicon.gap).fullmatch(end) is None, end
+    for pattern in detector._patterns:
+        if pattern.script != 'zh':
+            continue
+        source = detector._expand(pattern.source).replace(detector.lexicon.gap, '')
+        literal = set(pattern.source.replace('(?:', '').replace('?', '')) | (
+            {'?'} if '\\?' in pattern.source else set())   # ? is syntax unless escaped
+        assert not set(ends) & literal, pattern.source
+        assert not re2.search(r'(^|[^\\])\.|\\[WSDP]', source), pattern.source
+        for negated in re2.findall(r'\[\^((?:\\.|[^\]])*)\]', source):
+            assert set(ends) <= set(negated), (pattern.source, negated)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -211,20 +259,38 @@ def test_small_chunks_decide_as_the_whole_text_does(coordinator, parts):
         assert coordinator.crisis.read(text).referral == whole
 
 
-NEAREST = '[^。！？!?；;\\n他她爸妈哥]{0,12}'
+# ---- a span pattern is read only where its tail is ------------------------------------------
+
+@pytest.mark.parametrize('source, tail', [
+    ('存了…{0,4}药', '药'), ('(?:想|要)~(?:从…{0,8})?跳(?:下去|下来)', '跳(?:下去|下来)'),
+    ('约我…{0,10}见面…{0,12}(?:别告诉|不要告诉)', '(?:别告诉|不要告诉)'), ('想死', ''), ('再见…', ''),
+    ('(?:告别|再见)…{0,2}(?:这个)?世界', '(?:这个)?世界'),
+])
+def test_the_tail_is_what_follows_the_last_span_out_of_its_group(source, tail):
+    assert crisis._tail(source) == tail
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.lists(st.sampled_from(['他', '她们', '爸', '媽', '哥', '有人', '后爸', '说要', '了', '。',
-                                 '放学后', '打死我', '杀了我']), max_size=10))
-@example(['他', '说要', '打死我']).via('the plainest threat')
-@example(['有人', '他', '放学后', '放学后', '放学后', '放学后', '杀了我']).via('a later subject')
-def test_the_nearest_subject_span_finds_what_any_subject_span_finds(coordinator, parts):
-    """crisis.yaml writes the span after 他/她/爸/妈/哥 as a class leaving them out (a small
-    automaton); it must find exactly the texts the plain span (…) finds."""
-    crisis_ = coordinator.crisis
-    source = next(p.source for p in crisis_._patterns if NEAREST in p.source)
-    text = ''.join(parts).encode()
-    plain = re2.compile(crisis_._expand(source.replace(NEAREST, '…{0,12}')))
-    assert (re2.compile(crisis_._expand(source)).search(text) is None) == \
-        (plain.search(text) is None)
+def test_every_match_of_a_span_pattern_holds_its_tail(coordinator):
+    """What makes skipping safe: wherever a span pattern matches (every text of the corpus,
+    and each with a line break put in), its tail matches inside that match."""
+    detector = coordinator.crisis
+    tailed = {index: re2.compile(detector._expand(crisis._tail(p.source)))
+              for index, p in enumerate(detector._patterns) if crisis._tail(p.source)}
+    texts = [detector.fold(t).encode() for t in SNIPPETS]
+    found = 0
+    for index, tail in tailed.items():
+        for text in texts:
+            for match in detector._patterns[index].regex.finditer(text):
+                found += 1
+                assert tail.search(match.group()) is not None, detector._patterns[index].source
+    assert found >= 50     # the corpus exercises them
+
+
+def test_a_set_is_skipped_only_when_none_of_its_tails_is_there(coordinator):
+    """A text that opens every span (their heads, densely) and holds one tail far away: the
+    pattern of that tail is still read, and finds the phrase written in full."""
+    detector = coordinator.crisis
+    heads = '网友亲戚陌生人东西物品喝醉每天一直'
+    assert not detector.read(heads * 500 + '\n打').referral
+    for phrase in ('我爸喝多了就砸东西', '网友说不要告诉爸妈', '约我周末见面还说别告诉别人'):
+        assert detector.read(heads * 500 + '\n' + phrase).referral, phrase
