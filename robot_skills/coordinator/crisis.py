@@ -404,12 +404,14 @@ def hard_ends(lexicon: Crisis) -> str:
 
 def _tail(source: str) -> str:
     """What follows a pattern's last span (``…``), out of any group it sits in: a regex every
-    match of the pattern contains ('' when there is none: no span, or nothing after it)."""
+    match of the pattern contains ('' when there is none: no span, nothing after it, an
+    alternative at the top level that may match without it, or a parenthesis it cannot
+    count: an escaped one or one in a class)."""
     last = source.rfind('…')
-    if last < 0:
+    if (last < 0 or re.search(r'\\[()]|\[[^\]]*[()]', source) is not None
+            or _top_level_bar(source)):
         return ''
-    depth = source[:last].count('(') - source[:last].count('\\(') - (
-        source[:last].count(')') - source[:last].count('\\)'))
+    depth = source[:last].count('(') - source[:last].count(')')
     position = last + 1
     while depth > 0 or (position < len(source) and source[position] in '{?*+'):
         if position >= len(source):
@@ -423,3 +425,12 @@ def _tail(source: str) -> str:
             depth -= 1
         position += 1
     return source[position:]
+
+
+def _top_level_bar(source: str) -> bool:
+    depth = 0
+    for char in source:
+        depth += {'(': 1, ')': -1}.get(char, 0)
+        if char == '|' and depth == 0:
+            return True
+    return False
