@@ -27,6 +27,7 @@ from lifecycle_msgs.srv import GetState
 from rclpy.action import ActionClient
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
+from rclpy.task import Future
 
 from bench.figures import RELIABLE, spin_until, start, stop
 from robot_skills import interface
@@ -121,17 +122,18 @@ def _once(skill: str, namespace: str) -> tuple[float, float]:
         try:
             answered = FIRST_ANSWER[skill](probe)
             state = node.create_client(GetState, f'{skill}/get_state')
-            active: list[bool] = []
+            asked: list[Future] = []    # the node's state, asked again until it is active
             ready_at, answered_at = _Moment(), _Moment()
 
+            def active() -> bool:
+                return bool(asked) and asked[-1].done() and \
+                    asked[-1].result().current_state.label == 'active'
+
             def progress() -> bool:
-                if not active and state.service_is_ready():
-                    active.append(False)
-                    state.call_async(GetState.Request()).add_done_callback(
-                        lambda f: active.__setitem__(0, f.result().current_state.label ==
-                                                     'active'))
-                if active and active[0] and any(e.kind == 'capabilities' and
-                                                e.skill != 'mock_hardware' for e in events):
+                if state.service_is_ready() and (not asked or asked[-1].done() and not active()):
+                    asked.append(state.call_async(GetState.Request()))
+                if active() and any(e.kind == 'capabilities' and e.skill != 'mock_hardware'
+                                    for e in events):
                     ready_at.mark()
                 if answered():
                     answered_at.mark()
@@ -139,7 +141,7 @@ def _once(skill: str, namespace: str) -> tuple[float, float]:
 
             if not probe.until(progress):
                 raise TimeoutError(f'{skill}: not ready and answered within {TIMEOUT} s '
-                                   f'(active: {active}, answered: {answered_at.at})')
+                                   f'(active: {active()}, answered: {answered_at.at})')
             return ((ready_at.at - spawned) * 1e3, (answered_at.at - spawned) * 1e3)
         finally:
             stop(process)
