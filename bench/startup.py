@@ -44,6 +44,7 @@ from robot_skills_interfaces.srv import OpenDiscussion, RecordsLearnerCall
 
 STARTS = 5
 TIMEOUT = 60.0
+RETRY = 1.0
 BIN = os.path.dirname(sys.executable)
 
 
@@ -81,10 +82,20 @@ def _decision(probe: Probe) -> Callable[[], bool]:
 
 
 def _call(probe: Probe, srv: Any, name: str, request: Any) -> Callable[[], bool]:
+    """The request once the service is there, sent again each ``RETRY`` s until one is
+    answered: a service seen ready may not yet have matched the reader of its answers (a
+    DDS discovery race), and that first answer is lost."""
     client = probe.node.create_client(srv, name)
     probe.until(client.service_is_ready)
-    future = client.call_async(request)
-    return future.done
+    calls = [(time.monotonic(), client.call_async(request))]
+
+    def answered() -> bool:
+        if any(future.done() for _, future in calls):
+            return True
+        if time.monotonic() - calls[-1][0] > RETRY:
+            calls.append((time.monotonic(), client.call_async(request)))
+        return False
+    return answered
 
 
 FIRST_ANSWER: dict[str, Callable[[Probe], Callable[[], bool]]] = {
