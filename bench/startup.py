@@ -133,16 +133,19 @@ def _once(skill: str, namespace: str) -> tuple[float, float]:
         try:
             answered = FIRST_ANSWER[skill](probe)
             state = node.create_client(GetState, f'{skill}/get_state')
-            asked: list[Future] = []    # the node's state, asked again until it is active
+            # the node's state, asked again until it is active (an answer may be lost, see _call)
+            asked: list[tuple[float, Future]] = []
             ready_at, answered_at = _Moment(), _Moment()
 
             def active() -> bool:
-                return bool(asked) and asked[-1].done() and \
-                    asked[-1].result().current_state.label == 'active'
+                return any(future.done() and future.result().current_state.label == 'active'
+                           for _, future in asked)
 
             def progress() -> bool:
-                if state.service_is_ready() and (not asked or asked[-1].done() and not active()):
-                    asked.append(state.call_async(GetState.Request()))
+                if state.service_is_ready() and not active() and (
+                        not asked or asked[-1][1].done()
+                        or time.monotonic() - asked[-1][0] > RETRY):
+                    asked.append((time.monotonic(), state.call_async(GetState.Request())))
                 if active() and any(e.kind == 'capabilities' and e.skill != 'mock_hardware'
                                     for e in events):
                     ready_at.mark()
