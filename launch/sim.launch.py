@@ -28,6 +28,7 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.parameter_descriptions import ParameterValue
 
 from launch import LaunchDescription
+from robot_skills.sim.parameters import SIM_PARAMETERS
 
 robot_launch = load_python_launch_file_as_module(
     os.path.join(os.path.dirname(os.path.abspath(__file__)), 'robot.launch.py'))
@@ -85,11 +86,10 @@ def generate_launch_description() -> LaunchDescription:
                               description='Multiplies every duration of the mock hardware '
                                           '(0.2 runs five times faster); a positive number up '
                                           f'to {robot_launch.TIME_SCALE_MAX:g}'),
-        DeclareLaunchArgument('coordinator_store', default_value=':memory:',
-                              description='SQLite file of the simulated learning coordinator '
-                                          '(:memory: forgets everything on exit)'),
-        DeclareLaunchArgument('records_store', default_value=':memory:',
-                              description='SQLite file of the simulated learning records '
-                                          '(:memory: forgets everything on exit)'),
+        *(DeclareLaunchArgument(argument,
+                                default_value=str(SIM_PARAMETERS[skill]['store_path']),
+                                description=f'SQLite file of the simulated {skill} '
+                                            '(:memory: forgets everything on exit)')
+          for argument, skill in STORES.items()),
         OpaqueFunction(function=_launch),
     ])

@@ -37,9 +37,10 @@ from robot_skills.runtime import paths, stop
 from robot_skills.runtime.entry import close, init, spin
 from robot_skills.sim import console
 from robot_skills.sim.director import Director
+from robot_skills.sim.parameters import SIM_PARAMETERS
 from robot_skills.sim.recorder import Recorder
 from robot_skills.sim.scenario import Robots, Scenario
-from robot_skills.sim.skills import SIM_PARAMETERS, SKILL_NODES, VOICE_SKILLS
+from robot_skills.sim.skills import SKILL_NODES, VOICE_SKILLS
 
 RECORDED_JOINT_RATE = 50.0     # joint_states per second while a run is recorded
 

@@ -23,12 +23,3 @@ SKILL_NODES: dict[str, Callable[..., Node]] = {
 # asr/json); the others take requests of their own (coordinator/requests,
 # discussion/turns).
 VOICE_SKILLS = frozenset({'wayfinding_guide', 'classroom_presenter'})
-# Parameters the simulation gives a skill on top of config/params.yaml: every
-# simulated run starts from empty coordinator and records stores, so a scenario
-# plays the same way each time; the discussion TA speaks through the robot it runs on
-# ('{robot}' is that robot's name).
-SIM_PARAMETERS: dict[str, dict[str, object]] = {
-    'learning_coordinator': {'store_path': ':memory:'},
-    'learning_records': {'store_path': ':memory:'},
-    'pbl_ta': {'robot_namespace': '/{robot}'},
-}
