@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from robot_skills.runtime import database
+from robot_skills.adapters import database
 
 SEEN: dict[str, str] = {}          # shape -> one statement of that shape, as executed
 SKIPPED = re.compile(r'\s*(--|PRAGMA|BEGIN|COMMIT|ROLLBACK|CREATE|DROP|ALTER|SAVEPOINT|RELEASE|'

@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from robot_skills.adapters.chat import ChatEndpoint
 from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched, Timing
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.provider import LessonProvider, ProviderError
@@ -37,7 +38,6 @@ from robot_skills.classroom.words import Lexicon
 from robot_skills.model.commands import Device
 from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths
-from robot_skills.runtime.chat import ChatEndpoint
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting

@@ -44,6 +44,7 @@ from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 
+from robot_skills.adapters.database import BUSY_TIMEOUT
 from robot_skills.coordinator.core import Coordinator, Decision, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.service import PRIVACY_ACTIONS, CoordinatorService, Windows
@@ -59,7 +60,6 @@ from robot_skills.interface import (
 )
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
-from robot_skills.runtime.database import BUSY_TIMEOUT
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode

@@ -50,6 +50,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
+from robot_skills.adapters.database import StoreUnavailableError
 from robot_skills.coordinator.core import (
     Coordinator,
     Decision,
@@ -73,7 +74,6 @@ from robot_skills.coordinator.report import Health, Report, health_check, monthl
 from robot_skills.coordinator.store import Store
 from robot_skills.model import wire
 from robot_skills.model.config import describe
-from robot_skills.runtime.database import StoreUnavailableError
 
 PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'cancel_delete',
                    'pause_linkage', 'resume_linkage', 'no_memory', 'no_writeback',

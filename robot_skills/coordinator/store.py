@@ -51,8 +51,7 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
-from robot_skills.runtime.database import (
+from robot_skills.adapters.database import (
     BUSY_TIMEOUT,
     Readers,
     cooldown,
@@ -61,6 +60,7 @@ from robot_skills.runtime.database import (
     transaction,
     version,
 )
+from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
 
 APPLICATION_ID = int.from_bytes(b'RSlc', 'big')     # robot_skills learning_coordinator
 

@@ -43,6 +43,7 @@ from typing import Any
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.task import Future
 
+from robot_skills.adapters.chat import ChatEndpoint, ChatError
 from robot_skills.discussion.card import StateCard
 from robot_skills.discussion.core import Session, Step, TaCore
 from robot_skills.discussion.detectors import Policy
@@ -55,7 +56,6 @@ from robot_skills.model import wire
 from robot_skills.model.commands import Device, Speak
 from robot_skills.model.config import ConfigError, load, parse
 from robot_skills.runtime import paths
-from robot_skills.runtime.chat import ChatEndpoint, ChatError
 from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from robot_skills.runtime.chat import ChatEndpoint
+from robot_skills.adapters.chat import ChatEndpoint
 
 INSTRUCTIONS = """你是小组讨论里的助教，只以助教身份说话。
 把给你的要点改写成一句到两句自然的中文课堂发言：先说出要点里的材料内容，

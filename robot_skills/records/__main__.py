@@ -23,10 +23,10 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from robot_skills.adapters.database import StoreError
 from robot_skills.records import access
 from robot_skills.records.api import TOOLS, Records, Store
 from robot_skills.records.roles import OPERATOR, Principal, Role
-from robot_skills.runtime.database import StoreError
 
 STORE = os.path.expanduser('~/.robot_skills/records.sqlite3')
 

@@ -46,11 +46,11 @@ from typing import Any
 
 from pydantic import Field
 
+from robot_skills.adapters.database import purge as checkpoint
 from robot_skills.records.errors import ToolError, conflict, not_found, validation
 from robot_skills.records.roles import LEARNER, Role
 from robot_skills.records.store import Store
 from robot_skills.records.tools import Args, Context, Out, tool
-from robot_skills.runtime.database import purge as checkpoint
 
 WINDOW = timedelta(minutes=10)
 COPY_CHARS = 8

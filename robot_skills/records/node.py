@@ -45,6 +45,7 @@ from typing import Any
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.task import Future
 
+from robot_skills.adapters.database import BUSY_TIMEOUT
 from robot_skills.interface import (
     RECORDS_CALL,
     RECORDS_LEARNER_CALL,
@@ -56,7 +57,6 @@ from robot_skills.records import erasure
 from robot_skills.records.api import TOOLS, Records, Result, Store
 from robot_skills.records.live import MAX_WAIT
 from robot_skills.records.roles import OPERATOR, Principal, agent, learner
-from robot_skills.runtime.database import BUSY_TIMEOUT
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode

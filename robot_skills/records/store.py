@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from robot_skills.runtime.database import (
+from robot_skills.adapters.database import (
     BUSY_TIMEOUT,
     Readers,
     cooldown,

@@ -7,9 +7,9 @@ import json
 import pytest
 from llm_stub import Stub, lesson_json
 
+from robot_skills.adapters.chat import ChatEndpoint
 from robot_skills.classroom.provider import LessonProvider, ProviderError
 from robot_skills.classroom.quota import plan
-from robot_skills.runtime.chat import ChatEndpoint
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from coordinator_talk import Rig
 from rclpy.parameter import Parameter
 from ros_harness import Harness
 
+from robot_skills.adapters.database import StoreError
 from robot_skills.coordinator.node import LearningCoordinator
 from robot_skills.runtime import paths
-from robot_skills.runtime.database import StoreError
 
 
 def test_a_physics_error_with_units_goes_to_the_correction_notebook(rig):

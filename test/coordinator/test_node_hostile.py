@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from rclpy.parameter import Parameter
 from ros_harness import Harness
 
+from robot_skills.adapters.database import StoreError
 from robot_skills.coordinator.node import LearningCoordinator
 from robot_skills.coordinator.service import PRIVACY_ACTIONS
 from robot_skills.interface import DEEP_QOS
-from robot_skills.runtime.database import StoreError
 from robot_skills.runtime.qos import profile
 from robot_skills_interfaces.msg import LearningRequest
 from robot_skills_interfaces.srv import HealthCheck

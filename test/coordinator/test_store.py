@@ -8,9 +8,9 @@ import sqlite3
 import pytest
 from pydantic import ValidationError
 
+from robot_skills.adapters.database import StoreError
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
 from robot_skills.coordinator.store import COLUMNS, MIGRATIONS, Store
-from robot_skills.runtime.database import StoreError
 
 MARKER = 'ZEBRA-一次函数-7319'
 

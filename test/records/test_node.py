@@ -17,12 +17,12 @@ from rclpy.parameter import Parameter
 from records_desk import FRAME
 from records_ros import Client
 
+from robot_skills.adapters.database import StoreError
 from robot_skills.records import access
 from robot_skills.records.api import Records, Store
 from robot_skills.records.node import LearningRecords
 from robot_skills.records.roles import learner
 from robot_skills.records.store import MIGRATIONS
-from robot_skills.runtime.database import StoreError
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall
 

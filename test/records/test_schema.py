@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
+from robot_skills.adapters.database import open_database
 from robot_skills.records.store import APPLICATION_ID, MIGRATIONS, Store
-from robot_skills.runtime.database import open_database
 
 
 def test_a_version_3_store_is_upgraded_with_its_rows(tmp_path):

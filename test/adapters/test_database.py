@@ -8,15 +8,15 @@ import subprocess
 
 import pytest
 
-from robot_skills.coordinator import store as coordinator
-from robot_skills.records import store as records
-from robot_skills.runtime.database import (
+from robot_skills.adapters.database import (
     StoreError,
     StoreUnavailableError,
     open_database,
     purge,
     transaction,
 )
+from robot_skills.coordinator import store as coordinator
+from robot_skills.records import store as records
 
 MARKER = 'ZEBRA-4711-删除我'
 
