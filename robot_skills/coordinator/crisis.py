@@ -144,8 +144,8 @@ class CrisisDetector:
         self._regions = {region: self._any([re2.escape(n) if _is_cjk(n) else
                                             rf'\b{re2.escape(n)}\b' for n in names])
                          for region, names in lexicon.regions.names.items()}
-        self._ends = re.compile(b'|'.join(re.escape(c.encode()) for c in lexicon.sentence_end))
-        self._hard_ends = re.compile(b'|'.join(re.escape(c.encode()) for c in hard_ends(lexicon)))
+        self._ends = _any_of(lexicon.sentence_end)
+        self._hard_ends = _any_of(hard_ends(lexicon))
         self._unstable = self._nfkc_unstable()
         self._warm()
 
@@ -172,9 +172,9 @@ class CrisisDetector:
         spanning = {i for i in mine if re.search(r'…|\{\d*,', self._patterns[i].source)}
         spans = [i for i in mine if i in spanning]
         others = [i for i in mine if i not in spanning]
-        tailed = set(self._tailed.values())
+        tailed = set(self._tailed)
         sets = []
-        for indices, size in ((others, GROUP), (spans, SPANS if script == "zh" else 1)):
+        for indices, size in ((others, GROUP), (spans, SPANS)):
             for start in range(0, len(indices), size):
                 chunk = indices[start:start + size]
                 compiled = re2.Set.SearchSet(_options())
@@ -184,9 +184,9 @@ class CrisisDetector:
                 sets.append(_Set(compiled, chunk, tailed.issuperset(chunk)))
         return sets
 
-    def _tail_set(self) -> tuple[Any, dict[int, int]]:
-        """One RE2 set of the tails (``_tail``) of the patterns with a span: (the set, tail
-        number -> pattern index).
+    def _tail_set(self) -> tuple[Any, list[int]]:
+        """One RE2 set of the tails (``_tail``) of the patterns with a span: (the set, the
+        pattern index of each tail).
 
         A span pattern can match only where its tail does, and a tail has no span: reading
         the tails first is cheap, and a set of span patterns none of whose tails is in the
@@ -200,7 +200,7 @@ class CrisisDetector:
                 compiled.Add(self._expand(tail).encode())
                 owners.append(index)
         compiled.Compile()
-        return compiled, dict(enumerate(owners))
+        return compiled, owners
 
     def _warm(self) -> None:
         """Read ``WARM_TEXTS`` random texts (seeded: every start warms the same) of each mix:
@@ -394,6 +394,11 @@ def _class(characters: str) -> str:
 
 def _is_cjk(name: str) -> bool:
     return any('\u4e00' <= ch <= '\u9fff' for ch in name)
+
+
+def _any_of(characters: str) -> re.Pattern[bytes]:
+    """Any one of ``characters``, in UTF-8."""
+    return re.compile(b'|'.join(re.escape(c.encode()) for c in characters))
 
 
 def hard_ends(lexicon: Crisis) -> str:

@@ -145,6 +145,14 @@ class CoordinatorService:
         self.memory = Memory()
         self.purge_pending = False      # a deletion whose bytes are still on disk
         self._writing = threading.RLock()   # every operation that writes, whole (see above)
+        self._privacy_controls: dict[str, Callable[[_PrivacyCall], PrivacyResult]] = {
+            'view': self._show_records, 'correct': self._correct, 'delete': self._ask_delete,
+            'confirm_delete': self._answer_delete, 'cancel_delete': self._answer_delete,
+            'pause_linkage': self._linkage, 'resume_linkage': self._linkage,
+            'no_memory': self._no_memory, 'no_writeback': self._no_writeback,
+            'no_parent_sharing': self._no_parent_sharing, 'no_sharing': self._no_sharing,
+            'export': self._export,
+        }
 
     # ---- requests -------------------------------------------------------------------------
 
@@ -367,14 +375,7 @@ class CoordinatorService:
 
     def _privacy(self, learner_id: str, action: str, argument: dict,
                  now: datetime) -> PrivacyResult:
-        handler = {
-            'view': self._show_records, 'correct': self._correct, 'delete': self._ask_delete,
-            'confirm_delete': self._answer_delete, 'cancel_delete': self._answer_delete,
-            'pause_linkage': self._linkage, 'resume_linkage': self._linkage,
-            'no_memory': self._no_memory, 'no_writeback': self._no_writeback,
-            'no_parent_sharing': self._no_parent_sharing, 'no_sharing': self._no_sharing,
-            'export': self._export,
-        }.get(action)
+        handler = self._privacy_controls.get(action)
         if handler is None:
             return PrivacyResult(False, f'unknown action {action!r}; '
                                         f'one of {", ".join(PRIVACY_ACTIONS)}')

@@ -182,10 +182,8 @@ def clock_minutes(text: str) -> int | None:
         hour = int(number(found.group(1)) or 0)
         tail = found.group(2) or ''
         named = {'半': 30, '一刻': 15, '三刻': 45}.get(tail.strip())
-        if named is not None:
-            minute = named
-        else:
-            minute = int(number(found.group(3)) or 0) if found.group(3) else 0
+        minute = named if named is not None else (
+            int(number(found.group(3)) or 0) if found.group(3) else 0)
     if later and hour < 12:
         hour += 12
     if hour > 24 or minute > 59:

@@ -9,7 +9,7 @@ import pytest
 from coordinator_talk import NOW, ask
 
 from robot_skills.coordinator.core import Request
-from robot_skills.coordinator.service import CoordinatorService, Windows
+from robot_skills.coordinator.service import PRIVACY_ACTIONS, CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
 
 SHARE = '{"crossSkillSharing": true}'
@@ -219,3 +219,7 @@ def test_the_weekly_review_is_handed_over_and_never_answered_here(shared):
         ('route', 'weekly_review', 'xiaozhi-weekly-review')
     assert handed.reply_text == '周报归每周学习复盘，我把它交给每周学习复盘。'
     assert shared.store.records('l1') == []          # no linkage record: 本SKILL不介入周报
+
+
+def test_every_privacy_action_the_node_accepts_has_its_handler(service):
+    assert set(service._privacy_controls) == set(PRIVACY_ACTIONS)
