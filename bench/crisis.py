@@ -20,6 +20,7 @@ longest requests.
 from __future__ import annotations
 
 import random
+import re
 import statistics
 import time
 from collections import Counter
@@ -31,7 +32,7 @@ import yaml
 
 from robot_skills.coordinator.core import Coordinator, LearnerView, Request
 from robot_skills.coordinator.crisis import CrisisDetector, _tail
-from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
+from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing, has_span
 from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
@@ -112,8 +113,20 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
         'full-width letters among text': lambda rng: ''.join(
             chr(rng.randrange(0xFF01, 0xFF5F)) + rng.choice('题 ') for _ in range(CAP // 2)),
     }
-    return {kind: [make(random.Random(seed)) for seed in range(SEEDS)]
-            for kind, make in makers.items()}
+    texts = {kind: [make(random.Random(seed)) for seed in range(SEEDS)]
+             for kind, make in makers.items()}
+    texts["each span pattern's own words at random (one text per pattern)"] = [
+        ' '.join(random.Random(source).choices(words, k=CAP))[:CAP]
+        for source, words in span_words(detector).items()]
+    return texts
+
+
+def span_words(detector: CrisisDetector) -> dict[str, list[str]]:
+    """Each pattern with a span -> its words (Chinese runs, English words) and two common
+    ones: text of them keeps a partial match alive at nearly every character."""
+    return {source: [*re.findall(r'[\u4e00-\u9fff]+|[a-z]+', source), '的', 'the']
+            for p in detector.lexicon.categories.values() for source in (*p.zh, *p.en)
+            if has_span(source)}
 
 
 def routing_inputs(routing: Routing) -> dict[str, list[str]]:

@@ -22,13 +22,16 @@ the length limit, on up to the transport cap: 100,000 characters):
   characters OpenCC converts to it (自杀 reads 自殺), so a text is never
   converted (a conversion would cost more than the whole check);
 * RE2 (``google-re2``): the patterns of ``config/coordinator/crisis.yaml``
-  in a few sets (``_groups``: one automaton for all of them grows too large to
-  build as text arrives), each matched in one pass over the UTF-8 text with
-  no backtracking. The automata are warmed
-  at load. Spaces, punctuation, zero-width characters and particles between
+  without a span in a few sets (``_groups``), each matched in one pass over the
+  UTF-8 text with no backtracking; their automata are warmed at load. The
+  patterns with a span (``…{0,16}``, ``{m,n}``) are read by ``match_ends``
+  (every offset at once, in a time set by the text's length: an automaton's
+  states multiply on text dense in the words that open a span), where their
+  tail is in the text; RE2 then finds those matches in small windows.
+  Spaces, punctuation, zero-width characters and particles between
   the parts of a phrase are part of the patterns (``~``), so "想\u200b死",
   "想，死" and "想了死" read as 想死. Chinese patterns never cross a hard sentence
-  end (。！？；!?;), so they read the text in chunks cut there (``_chunks``);
+  end (。！？；!?;), so the sets read the text in chunks cut there (``_chunks``);
   English ones read it whole. The first real signal ends the check;
 * a match inside an ``exclusions`` idiom is not a signal (想死你了);
 * a match is a question about a topic only when its sentence names the topic
@@ -59,16 +62,18 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import opencc
 import re2
 
-from robot_skills.coordinator.lexicon import Crisis
+from robot_skills.coordinator import match_ends
+from robot_skills.coordinator.lexicon import Crisis, has_span
 
 MAX_CHECKED = 64
-SENTENCE = 6000          # bytes: a sentence is read at most this far either side of a match
+SENTENCE = 600           # bytes (200 Chinese characters) a sentence is read either side of a match
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
-SPANS = 1                # patterns with a span per set
-GROUP = 256              # other patterns per set
+GROUP = 256              # patterns without a span per RE2 set
+REACH = 2000             # characters looked back for a match of a span pattern without a bound
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
@@ -108,7 +113,14 @@ class _Pattern:
 class _Set:
     compiled: Any           # an RE2 set
     indices: list[int]      # its patterns
-    tailed: bool            # every one has a tail: skipped when none of them is in the text
+
+
+@dataclass(frozen=True)
+class _Span:
+    index: int                  # its pattern
+    tree: match_ends.Node
+    width: int | None           # the most characters one of its matches spans
+    tailed: bool                # read only when its tail is in the text
 
 
 def _options() -> Any:
@@ -136,6 +148,9 @@ class CrisisDetector:
         self._tails, self._tailed = self._tail_set()
         self._zh_sets = self._groups('zh')
         self._en_sets = self._groups('en')
+        self._spans = self._span_trees()
+        self._alphabet = match_ends.Alphabet(set().union(
+            *(match_ends.classes(span.tree) for span in self._spans)))
         self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
         self._frames = self._any([*lexicon.frames.zh, *lexicon.frames.en])
         self._asks = self._any([*lexicon.asks.zh, *lexicon.asks.en])
@@ -159,38 +174,47 @@ class CrisisDetector:
         return _alternation([self._expand(p) for p in patterns])
 
     def _groups(self, script: str) -> list[_Set]:
-        """The RE2 sets of one script's patterns, each with its pattern indices: those with a
-        span (``…``, ``{m,n}``) ``SPANS`` to a set, the others ``GROUP`` to a set.
-
-        A span keeps a partial match alive over many characters; in one automaton, the
-        partial matches of different patterns combine into states without bound (sets of
-        twelve took 30-60 ms on text made of the words that open spans, and held 100 MB).
-        Alone, each is read only when its tail is in the text (``_tail_set``). The others
-        end within a few characters and share one set cheaply.
-        """
-        mine = [i for i, p in enumerate(self._patterns) if p.script == script]
-        spanning = {i for i in mine if re.search(r'…|\{\d*,', self._patterns[i].source)}
-        spans = [i for i in mine if i in spanning]
-        others = [i for i in mine if i not in spanning]
-        tailed = set(self._tailed)
+        """The RE2 sets of one script's patterns without a span, ``GROUP`` to a set, each
+        with its pattern indices. They end within a few characters, so many share one
+        automaton cheaply; the patterns with a span are read another way (``_span_trees``)."""
+        mine = [i for i, p in enumerate(self._patterns)
+                if p.script == script and not has_span(p.source)]
         sets = []
-        for indices, size in ((others, GROUP), (spans, SPANS)):
-            for start in range(0, len(indices), size):
-                chunk = indices[start:start + size]
-                compiled = re2.Set.SearchSet(_options())
-                for index in chunk:
-                    compiled.Add(self._expand(self._patterns[index].source).encode())
-                compiled.Compile()
-                sets.append(_Set(compiled, chunk, tailed.issuperset(chunk)))
+        for start in range(0, len(mine), GROUP):
+            chunk = mine[start:start + GROUP]
+            compiled = re2.Set.SearchSet(_options())
+            for index in chunk:
+                compiled.Add(self._expand(self._patterns[index].source).encode())
+            compiled.Compile()
+            sets.append(_Set(compiled, chunk))
         return sets
+
+    def _span_trees(self) -> list[_Span]:
+        """The patterns with a span (``…``, ``{m,n}``), read by ``match_ends``.
+
+        A span keeps a partial match alive over many characters, one per opening word
+        before it: an automaton makes a state of each set of them, and text dense in
+        opening words reaches new ones without end (one pattern alone took 100-300 ms on
+        100,000 characters of its own words, whether or not it matched). ``match_ends``
+        reads every offset at once in a time set by the text's length alone.
+        """
+        gap = match_ends.parse(self.lexicon.gap, {}, {})
+        macros = {'~': gap, '…': match_ends.Chars(frozenset(self.lexicon.sentence_end), True)}
+        spans = []
+        for index, pattern in enumerate(self._patterns):
+            if has_span(pattern.source):
+                tree = match_ends.parse(pattern.source, macros, self._variants)
+                spans.append(_Span(index, tree, match_ends.width(tree),
+                                   bool(_tail(pattern.source))))
+        return spans
 
     def _tail_set(self) -> tuple[Any, list[int]]:
         """One RE2 set of the tails (``_tail``) of the patterns with a span: (the set, the
         pattern index of each tail).
 
         A span pattern can match only where its tail does, and a tail has no span: reading
-        the tails first is cheap, and a set of span patterns none of whose tails is in the
-        text is not read at all.
+        the tails first is cheap, and a span pattern whose tail is not in the text is not
+        read at all.
         """
         compiled = re2.Set.SearchSet(_options())
         owners: list[int] = []
@@ -261,37 +285,69 @@ class CrisisDetector:
     # ---- reading -----------------------------------------------------------------------------
 
     def read(self, text: str) -> CrisisReading:
-        folded = self.fold(text).encode()
-        signal = self._signal(folded)
+        folded = self.fold(text)
+        encoded = folded.encode()
+        signal = self._signal(folded, encoded)
         if signal is not None:
-            return CrisisReading((signal,), False, self._region(folded))
-        hyperbole = self._hyperbole is not None and self._hyperbole.search(folded) is not None
+            return CrisisReading((signal,), False, self._region(encoded))
+        hyperbole = self._hyperbole is not None and self._hyperbole.search(encoded) is not None
         return CrisisReading((), hyperbole)
 
-    def _signal(self, text: bytes) -> Signal | None:
-        """The first real signal of ``text`` (UTF-8), or None.
+    def _signal(self, folded: str, text: bytes) -> Signal | None:
+        """The first real signal of ``text`` (``folded``, in UTF-8), or None: the first match
+        neither inside an exclusion idiom nor about a topic, or the match past
+        ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``)."""
+        for checked, (pattern, start, end) in enumerate(self._matches(folded, text)):
+            if (checked >= MAX_CHECKED or start is None
+                    or not (self._excluded(text, start, end) or self._about_a_topic(text, start))):
+                return Signal(pattern.category, pattern.source)
+        return None
 
-        The Chinese patterns read the text in chunks, the English ones read it whole, and
-        the first real signal ends the check (see ``_chunks``). A set whose patterns all
-        have a tail and none of whose tails is in the part read is skipped (``_tail_set``).
-        """
-        budget = MAX_CHECKED
+    def _matches(self, folded: str, text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
+        """Every match, as (pattern, start, end) in bytes: those of the RE2 sets first, in
+        chunks (``_chunks``), then those of the span patterns (``_span_matches``)."""
         reads = itertools.chain(((self._zh_sets, start, end) for start, end in self._chunks(text)),
                                 [(self._en_sets, 0, len(text))])
         for sets, start, end in reads:
             view = text if (start, end) == (0, len(text)) else text[start:end]
-            tails = {self._tailed[n] for n in self._tails.Match(view) or ()}
             for group in sets:
-                if group.tailed and tails.isdisjoint(group.indices):
-                    continue
                 for index in sorted(group.indices[n] for n in group.compiled.Match(view) or ()):
                     pattern = self._patterns[index]
                     for match in pattern.regex.finditer(text, start, end):
-                        budget -= 1
-                        if budget < 0 or (not self._excluded(text, *match.span())
-                                          and not self._about_a_topic(text, match.start())):
-                            return Signal(pattern.category, pattern.source)
-        return None
+                        yield pattern, match.start(), match.end()
+        yield from self._span_matches(folded, text)
+
+    def _span_matches(self, folded: str, text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
+        """The matches of the span patterns whose tail is in the text (``_tail_set``).
+
+        ``match_ends`` says where each can end; RE2 then finds the matches themselves (their
+        start decides the checks) in the windows that reach back one match's width from
+        those ends, merged where they meet, so RE2 reads only around real matches. A pattern
+        without a bound (``\\W+``) is looked for ``REACH`` characters back; a match longer
+        than that is yielded without a start, and counts as a signal.
+        """
+        tails = {self._tailed[n] for n in self._tails.Match(text) or ()}
+        chosen = [span for span in self._spans if not span.tailed or span.index in tails]
+        if not chosen:
+            return
+        reading = match_ends.Text(folded, self._alphabet)
+        for span in chosen:
+            ends = match_ends.offsets(match_ends.ends(span.tree, reading))
+            if not len(ends):
+                continue
+            pattern = self._patterns[span.index]
+            starts = np.maximum(ends - (REACH if span.width is None else span.width), 0)
+            first = np.flatnonzero(np.r_[True, starts[1:] > ends[:-1]])
+            last = np.r_[first[1:] - 1, len(ends) - 1]
+            to_byte = reading.byte_offsets
+            for low, high in zip(to_byte[starts[first]].tolist(), to_byte[ends[last]].tolist(),
+                                 strict=True):
+                found = False
+                for match in pattern.regex.finditer(text, low, high):
+                    found = True
+                    yield pattern, match.start(), match.end()
+                if not found:
+                    yield pattern, None, high
 
     def _chunks(self, text: bytes) -> Iterator[tuple[int, int]]:
         """``text`` cut after the first hard sentence end (。！？；!?;) past every ``CHUNK`` bytes.

@@ -7,11 +7,13 @@ so a bad pattern stops the node with the entry named.
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 import re2
 from pydantic import Field, PrivateAttr, field_validator, model_validator
 
+from robot_skills.coordinator import match_ends
 from robot_skills.coordinator.confirmation import Confirmation
 from robot_skills.model.config import Strict
 
@@ -198,18 +200,34 @@ class Crisis(Strict):
 
     @model_validator(mode='after')
     def _patterns(self) -> Crisis:
-        """Every pattern is RE2 (linear time: no look-around, no back-references)."""
+        """Every pattern is RE2 (linear time: no look-around, no back-references), and a
+        signal pattern with a span is one ``match_ends`` reads exactly."""
         groups = {f'categories.{name}': c for name, c in self.categories.items()}
         groups.update(exclusions=self.exclusions, frames=self.frames, asks=self.asks,
                       hyperbole=self.hyperbole)
+        macros = {'~': _spans(self.gap, 'gap', {}), '…': match_ends.Chars(frozenset())}
         for where, group in groups.items():
             for script in ('zh', 'en'):
                 for pattern in getattr(group, script):
                     _re2(pattern.replace('~', self.gap).replace('…', '.'), f'{where}.{script}',
                          pattern)
+                    if where.startswith('categories.') and has_span(pattern):
+                        _spans(pattern, f'{where}.{script}', macros)
         _re2(self.first_person.zh, 'first_person.zh', self.first_person.zh)
         _re2(self.first_person.en, 'first_person.en', self.first_person.en)
         return self
+
+
+def has_span(source: str) -> bool:
+    """The pattern holds a span (``…``) or a repeat up to a bound: ``match_ends`` reads it."""
+    return re.search(r'…|\{\d*,', source) is not None
+
+
+def _spans(pattern: str, where: str, macros: dict[str, match_ends.Node]) -> match_ends.Node:
+    try:
+        return match_ends.parse(pattern, macros, {})
+    except match_ends.PatternError as error:
+        raise ValueError(f'{where}: {pattern!r} cannot be read by its span: {error}') from error
 
 
 def _re2(pattern: str, where: str, shown: str) -> re2._Regexp:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+import re
 from datetime import timedelta
 from pathlib import Path
 from unittest.mock import patch
@@ -290,7 +292,7 @@ def test_every_match_of_a_span_pattern_holds_its_tail(coordinator):
     assert found >= 50     # the corpus exercises them
 
 
-def test_a_set_is_skipped_only_when_none_of_its_tails_is_there(coordinator):
+def test_a_span_pattern_is_skipped_only_when_its_tail_is_not_there(coordinator):
     """A text that opens every span (their heads, densely) and holds one tail far away: the
     pattern of that tail is still read, and finds the phrase written in full."""
     detector = coordinator.crisis
@@ -298,3 +300,45 @@ def test_a_set_is_skipped_only_when_none_of_its_tails_is_there(coordinator):
     assert not detector.read(heads * 500 + '\n打').referral
     for phrase in ('我爸喝多了就砸东西', '网友说不要告诉爸妈', '约我周末见面还说别告诉别人'):
         assert detector.read(heads * 500 + '\n' + phrase).referral, phrase
+
+
+# ---- span patterns: read for every offset at once (match_ends) ----------------------------------
+
+def test_a_span_pattern_match_among_its_own_words_is_found(coordinator):
+    """Each span pattern's words at random (what made an automaton's states multiply), with a
+    phrase of the corpus that only this pattern finds put in the middle: a referral; the
+    same words without it decide as RE2 reading the whole text does."""
+    detector = coordinator.crisis
+    found = 0
+    for span in detector._spans:
+        pattern = detector._patterns[span.index]
+        phrases = [t for t in POSITIVES_OF_THE_CORPUS
+                   if pattern.regex.search(detector.fold(t).encode())]
+        words = re.findall(r'[\u4e00-\u9fff]+|[a-z]+', pattern.source) + ['的', '说']
+        rng = random.Random(pattern.source)
+        noise = ' '.join(rng.choices(words, k=1500))
+        whole = pattern.regex.search(detector.fold(noise).encode()) is not None
+        if not whole:
+            assert not detector.read(noise).referral, pattern.source
+        for phrase in phrases[:1]:
+            found += 1
+            half = len(noise) // 2
+            assert detector.read(noise[:half] + '。' + phrase + '。' + noise[half:]).referral
+    assert found >= 20
+
+
+def test_a_match_longer_than_the_window_looked_back_is_still_a_signal(coordinator):
+    """An English span pattern has no bound (\\W+): a match wider than ``REACH`` characters
+    cannot be shown by RE2 in its window, and is a signal all the same."""
+    spaces = ' ' * (crisis.REACH + 10)
+    assert coordinator.crisis.read(f'a stranger{spaces}keeps messaging me').referral
+    assert coordinator.crisis.read(f'a stranger keeps{spaces}messaging me').referral
+
+
+def test_a_span_pattern_the_reader_cannot_read_exactly_stops_the_load():
+    text = Path(paths.config('coordinator/crisis.yaml')).read_text(encoding='utf-8')
+    broken = text.replace("'存了…{0,4}药'", "'存了…{0,4}(药)'", 1)
+    assert broken != text
+    with pytest.raises(ConfigError, match='categories.suicidal.zh') as refused:
+        parse(broken, Crisis, 'crisis.yaml')
+    assert 'group other than' in str(refused.value)
