@@ -21,11 +21,11 @@ from rclpy.time import Time
 
 from bench.figures import RELIABLE, percentile, rss_mb, spin_until, start, stop, throughput
 from robot_skills import interface
-from robot_skills.discussion.core import TaCore
-from robot_skills.discussion.history import Turn
-from robot_skills.discussion.material import Lexicon, Material
-from robot_skills.discussion.utterance import material_problems
 from robot_skills.model.config import load
+from robot_skills.pbl_ta.core import TaCore
+from robot_skills.pbl_ta.history import Turn
+from robot_skills.pbl_ta.material import Lexicon, Material
+from robot_skills.pbl_ta.utterance import material_problems
 from robot_skills.runtime import paths
 from robot_skills_interfaces.msg import DiscussionTurn, HardwareCommand
 from robot_skills_interfaces.srv import OpenDiscussion, TaStep

@@ -18,7 +18,7 @@ MODULES = {
     'wayfinding_guide': 'robot_skills.wayfinding.node',
     'classroom_presenter': 'robot_skills.classroom.node',
     'learning_coordinator': 'robot_skills.coordinator.node',
-    'pbl_ta': 'robot_skills.discussion.node',
+    'pbl_ta': 'robot_skills.pbl_ta.node',
     'learning_records': 'robot_skills.records.node',
     'robot_skills_sim': 'robot_skills.sim.main',
 }

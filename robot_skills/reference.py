@@ -23,9 +23,9 @@ from typing import Any
 from robot_skills import interface
 from robot_skills.classroom.node import ClassroomSettings
 from robot_skills.coordinator.node import CoordinatorSettings
-from robot_skills.discussion.node import TaSettings
 from robot_skills.mock_hardware.node import FaultSettings, MockSettings
 from robot_skills.model.commands import Device
+from robot_skills.pbl_ta.node import TaSettings
 from robot_skills.records.node import RecordsSettings
 from robot_skills.runtime import paths
 from robot_skills.runtime.guard import GuardSettings

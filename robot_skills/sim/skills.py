@@ -8,7 +8,7 @@ from rclpy.node import Node
 
 from robot_skills.classroom.node import ClassroomPresenter
 from robot_skills.coordinator.node import LearningCoordinator
-from robot_skills.discussion.node import PblTa
+from robot_skills.pbl_ta.node import PblTa
 from robot_skills.records.node import LearningRecords
 from robot_skills.wayfinding.node import WayfindingGuide
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from robot_skills.discussion.material import Lexicon, Material
-from robot_skills.discussion.stance import clauses, is_question
 from robot_skills.language.text import fold
+from robot_skills.pbl_ta.material import Lexicon, Material
+from robot_skills.pbl_ta.stance import clauses, is_question
 
 CONTENT = re.compile(r'[\w\u4e00-\u9fff%]')
 MIN_CONTENT = 3

@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from robot_skills.discussion.material import Lexicon, Material
-from robot_skills.discussion.stance import clauses, is_question, stance_of_clause
 from robot_skills.language.text import bigram_share, fold
+from robot_skills.pbl_ta.material import Lexicon, Material
+from robot_skills.pbl_ta.stance import clauses, is_question, stance_of_clause
 
 
 def proposes(raw: str, material: Material, words: Lexicon) -> bool:

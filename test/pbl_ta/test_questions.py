@@ -10,18 +10,18 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from discussion_talk import lexicon as load_lexicon
-from discussion_talk import material
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pbl_ta_talk import lexicon as load_lexicon
+from pbl_ta_talk import material
 
-from robot_skills.discussion.core import TaCore
-from robot_skills.discussion.detectors import Policy, drift, findings
-from robot_skills.discussion.history import Turn
-from robot_skills.discussion.material import Material
-from robot_skills.discussion.utterance import problems
 from robot_skills.language.text import fold
 from robot_skills.model.config import load
+from robot_skills.pbl_ta.core import TaCore
+from robot_skills.pbl_ta.detectors import Policy, drift, findings
+from robot_skills.pbl_ta.history import Turn
+from robot_skills.pbl_ta.material import Material
+from robot_skills.pbl_ta.utterance import problems
 from robot_skills.runtime import paths
 
 PACKS = sorted(Path(paths.config('discussions')).glob('*.yaml'))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from discussion_talk import digest, material
+from pbl_ta_talk import digest, material
 
-from robot_skills.discussion.detectors import (
+from robot_skills.pbl_ta.detectors import (
     Finding,
     Policy,
     abstract,
@@ -15,7 +15,7 @@ from robot_skills.discussion.detectors import (
     stalled,
     uncovered_point,
 )
-from robot_skills.discussion.history import HOW_TO
+from robot_skills.pbl_ta.history import HOW_TO
 
 POLICY = Policy()
 FINES = '其实罚款就能解决，多罚几次就好了'

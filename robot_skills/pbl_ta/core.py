@@ -33,13 +33,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from robot_skills.discussion.card import DiscussAnswer, PlanAnswer, RefreshAnswer, StateCard
-from robot_skills.discussion.detectors import Finding, Policy, findings
-from robot_skills.discussion.history import HOW_TO, Digest, Turn
-from robot_skills.discussion.limits import WINDOW, limit
-from robot_skills.discussion.material import AgendaPoint, Lexicon, Material
-from robot_skills.discussion.utterance import compose, context, problems
 from robot_skills.language.text import bigram_share, fold
+from robot_skills.pbl_ta.card import DiscussAnswer, PlanAnswer, RefreshAnswer, StateCard
+from robot_skills.pbl_ta.detectors import Finding, Policy, findings
+from robot_skills.pbl_ta.history import HOW_TO, Digest, Turn
+from robot_skills.pbl_ta.limits import WINDOW, limit
+from robot_skills.pbl_ta.material import AgendaPoint, Lexicon, Material
+from robot_skills.pbl_ta.utterance import compose, context, problems
 
 ANSWERED_SHARE = 0.5
 SILENT = 'students_can_continue'

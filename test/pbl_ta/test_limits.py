@@ -7,12 +7,12 @@ The window counts turns already taken: "最近 3 个正文回合里你尚未发�
 from __future__ import annotations
 
 import pytest
-from discussion.limits_oracle import broken
-from discussion_talk import Talk
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from limits_oracle import broken
+from pbl_ta_talk import Talk
 
-from robot_skills.discussion.limits import may_speak
+from robot_skills.pbl_ta.limits import may_speak
 
 S, T = False, True
 

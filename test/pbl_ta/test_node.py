@@ -8,18 +8,18 @@ from pathlib import Path
 import pytest
 import yaml
 from config_files import shipped
-from discussion_talk import PACK
 from hostile import ids, json_texts, per_node, texts
 from hypothesis import given
 from hypothesis import strategies as st
 from llm_stub import Stub
+from pbl_ta_talk import PACK
 from rclpy.parameter import Parameter
 from ros_harness import Harness, Recorder
 
-from robot_skills.discussion.history import ROLES
-from robot_skills.discussion.node import PblTa
 from robot_skills.mock_hardware.node import MockHardware
 from robot_skills.model.config import ConfigError
+from robot_skills.pbl_ta.history import ROLES
+from robot_skills.pbl_ta.node import PblTa
 from robot_skills_interfaces.msg import DiscussionTurn, HardwareCommand, SkillEvent
 from robot_skills_interfaces.srv import OpenDiscussion, TaStep
 

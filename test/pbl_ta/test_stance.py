@@ -12,15 +12,15 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from discussion_talk import lexicon as load_lexicon
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pbl_ta_talk import lexicon as load_lexicon
 
-from robot_skills.discussion.detectors import Policy, misreading
-from robot_skills.discussion.history import Digest, Turn
-from robot_skills.discussion.material import Material
-from robot_skills.discussion.stance import stance
 from robot_skills.model.config import load
+from robot_skills.pbl_ta.detectors import Policy, misreading
+from robot_skills.pbl_ta.history import Digest, Turn
+from robot_skills.pbl_ta.material import Material
+from robot_skills.pbl_ta.stance import stance
 from robot_skills.runtime import paths
 
 PACKS = sorted(Path(paths.config('discussions')).glob('*.yaml'))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from config_files import refusal, shipped
-from discussion_talk import PACK, lexicon, material
+from pbl_ta_talk import PACK, lexicon, material
 
-from robot_skills.discussion.detectors import Finding
-from robot_skills.discussion.history import HOW_TO
-from robot_skills.discussion.material import Material
-from robot_skills.discussion.utterance import compose, material_problems, problems
 from robot_skills.language.text import hanzi
+from robot_skills.pbl_ta.detectors import Finding
+from robot_skills.pbl_ta.history import HOW_TO
+from robot_skills.pbl_ta.material import Material
+from robot_skills.pbl_ta.utterance import compose, material_problems, problems
 
 GOOD = '材料三里，清运车把分好的垃圾混着拉走了。那后端这一环，谁来盯、具体怎么查？'
 

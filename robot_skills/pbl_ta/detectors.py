@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from robot_skills.discussion.history import HOW_TO, Digest
-from robot_skills.discussion.material import Material
+from robot_skills.pbl_ta.history import HOW_TO, Digest
+from robot_skills.pbl_ta.material import Material
 
 Reason = Literal['misreading', 'stall', 'uncovered_point', 'abstract', 'drift',
                  'student_question']

@@ -8,14 +8,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 from config_files import seed
-from discussion.limits_oracle import broken
-from discussion_talk import Talk
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from limits_oracle import broken
+from pbl_ta_talk import Talk
 
-from robot_skills.discussion.card import SCHEMA_FILE, StateCard, schema
-from robot_skills.discussion.core import SILENT
-from robot_skills.discussion.history import ROLES, Turn
+from robot_skills.pbl_ta.card import SCHEMA_FILE, StateCard, schema
+from robot_skills.pbl_ta.core import SILENT
+from robot_skills.pbl_ta.history import ROLES, Turn
 from robot_skills.runtime import paths
 
 SCHEMA = json.loads(Path(paths.config(SCHEMA_FILE)).read_text(encoding='utf-8'))

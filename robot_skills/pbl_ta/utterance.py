@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from robot_skills.discussion.detectors import Finding
-from robot_skills.discussion.history import HOW_TO, Digest
-from robot_skills.discussion.material import Item, Lexicon, Material
 from robot_skills.language.text import bigram_share, fold, hanzi
+from robot_skills.pbl_ta.detectors import Finding
+from robot_skills.pbl_ta.history import HOW_TO, Digest
+from robot_skills.pbl_ta.material import Item, Lexicon, Material
 
 SENTENCE = re.compile(r'[^。！？!?]+[。！？!?]*')
 LATIN = re.compile(r'[A-Za-z]')

@@ -5,7 +5,7 @@ can_end_discussion; a discuss answer is exactly {"state_card", "utterance"},
 a refresh answer exactly {"state_card"}, a plan exactly its three lists.
 ``extra='forbid'`` makes a previous card with any other field a clear error,
 and ``schema()`` is what ``config/schemas/pbl-ta.schema.json`` holds (``python
--m robot_skills.discussion.card`` rewrites it), so outside parties can check
+-m robot_skills.pbl_ta.card`` rewrites it), so outside parties can check
 the answers without this code.
 """
 

@@ -44,17 +44,17 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallb
 from rclpy.task import Future
 
 from robot_skills.adapters.chat import ChatEndpoint, ChatError
-from robot_skills.discussion.card import StateCard
-from robot_skills.discussion.core import Session, Step, TaCore
-from robot_skills.discussion.detectors import Policy
-from robot_skills.discussion.history import ROLES, Turn
-from robot_skills.discussion.material import Agenda, AgendaPoint, Lexicon, Material
-from robot_skills.discussion.provider import UtteranceWriter
-from robot_skills.discussion.utterance import material_problems
 from robot_skills.interface import DISCUSSION_OPEN, DISCUSSION_TA_STEP, DISCUSSION_TURNS
 from robot_skills.model import wire
 from robot_skills.model.commands import Device, Speak
 from robot_skills.model.config import ConfigError, load, parse
+from robot_skills.pbl_ta.card import StateCard
+from robot_skills.pbl_ta.core import Session, Step, TaCore
+from robot_skills.pbl_ta.detectors import Policy
+from robot_skills.pbl_ta.history import ROLES, Turn
+from robot_skills.pbl_ta.material import Agenda, AgendaPoint, Lexicon, Material
+from robot_skills.pbl_ta.provider import UtteranceWriter
+from robot_skills.pbl_ta.utterance import material_problems
 from robot_skills.runtime import paths
 from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run

@@ -12,16 +12,16 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from discussion_talk import lexicon as load_lexicon
-from discussion_talk import material
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pbl_ta_talk import lexicon as load_lexicon
+from pbl_ta_talk import material
 
-from robot_skills.discussion.core import TaCore
-from robot_skills.discussion.history import HOW_TO, Turn
-from robot_skills.discussion.material import Material
-from robot_skills.discussion.practice import proposes
 from robot_skills.model.config import load
+from robot_skills.pbl_ta.core import TaCore
+from robot_skills.pbl_ta.history import HOW_TO, Turn
+from robot_skills.pbl_ta.material import Material
+from robot_skills.pbl_ta.practice import proposes
 from robot_skills.runtime import paths
 
 PACKS = sorted(Path(paths.config('discussions')).glob('*.yaml'))

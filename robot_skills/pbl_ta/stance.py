@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from robot_skills.discussion.material import Lexicon
 from robot_skills.language.text import fold
+from robot_skills.pbl_ta.material import Lexicon
 
 Stance = Literal['affirms', 'rejects', 'reports', 'absent']
 SENTENCES = re.compile(r'[^。！？!?；;…\n]+[。！？!?；;…\n]*')

@@ -6,13 +6,13 @@ import random
 from collections import deque
 from dataclasses import fields
 
-from discussion_talk import lexicon, material
+from pbl_ta_talk import lexicon, material
 
-from robot_skills.discussion import history
-from robot_skills.discussion.core import TaCore
-from robot_skills.discussion.detectors import Policy
-from robot_skills.discussion.history import MAX_THRESHOLD, Digest, Tail, Turn
-from robot_skills.discussion.node import TaSettings
+from robot_skills.pbl_ta import history
+from robot_skills.pbl_ta.core import TaCore
+from robot_skills.pbl_ta.detectors import Policy
+from robot_skills.pbl_ta.history import MAX_THRESHOLD, Digest, Tail, Turn
+from robot_skills.pbl_ta.node import TaSettings
 
 TURNS = 50_000
 # The most cap-sensitive policy the node accepts: every window at the top of its range.

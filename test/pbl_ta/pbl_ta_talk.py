@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from robot_skills.discussion.core import Session, Step, TaCore
-from robot_skills.discussion.detectors import Policy
-from robot_skills.discussion.history import Digest, Turn
-from robot_skills.discussion.material import Lexicon, Material
 from robot_skills.model.config import load
+from robot_skills.pbl_ta.core import Session, Step, TaCore
+from robot_skills.pbl_ta.detectors import Policy
+from robot_skills.pbl_ta.history import Digest, Turn
+from robot_skills.pbl_ta.material import Lexicon, Material
 from robot_skills.runtime import paths
 
 PACK = 'discussions/community_waste.yaml'

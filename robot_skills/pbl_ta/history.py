@@ -27,11 +27,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from robot_skills.discussion import practice, topic
-from robot_skills.discussion.material import AgendaPoint, Lexicon, Material
-from robot_skills.discussion.stance import stance
-from robot_skills.discussion.topic import Topic
 from robot_skills.language.text import bigram_share, fold
+from robot_skills.pbl_ta import practice, topic
+from robot_skills.pbl_ta.material import AgendaPoint, Lexicon, Material
+from robot_skills.pbl_ta.stance import stance
+from robot_skills.pbl_ta.topic import Topic
 
 ROLES = ('student', 'peer', 'ta', 'teacher', 'moderator')
 VOICES = frozenset({'student', 'peer'})

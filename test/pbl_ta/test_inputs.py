@@ -5,13 +5,13 @@ history with and without the input and compares."""
 from __future__ import annotations
 
 import pytest
-from discussion_talk import lexicon, material
+from pbl_ta_talk import lexicon, material
 
-from robot_skills.discussion.core import TaCore
-from robot_skills.discussion.detectors import Policy
-from robot_skills.discussion.history import HOW_TO, Turn
-from robot_skills.discussion.material import AgendaPoint
-from robot_skills.discussion.utterance import problems
+from robot_skills.pbl_ta.core import TaCore
+from robot_skills.pbl_ta.detectors import Policy
+from robot_skills.pbl_ta.history import HOW_TO, Turn
+from robot_skills.pbl_ta.material import AgendaPoint
+from robot_skills.pbl_ta.utterance import problems
 
 PACK = material()
 WORDS = lexicon()
