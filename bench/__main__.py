@@ -54,12 +54,12 @@ from rclpy.time import Time
 from bench import coordinator, crisis, discussion, edges, mcp_http, published, records, startup
 from bench.figures import RELIABLE, ROOT, percentile, rss_mb, spin_until, start, stop, throughput
 from robot_skills import interface
+from robot_skills.adapters.config import load
 from robot_skills.classroom.grading import Grader
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.quota import plan
 from robot_skills.classroom.words import Lexicon
 from robot_skills.model.commands import ArmGesture, Speak
-from robot_skills.model.config import load
 from robot_skills.model.outcomes import Receipt, judge
 from robot_skills.model.skill import Heard
 from robot_skills.model.utterance import Source, Utterance, from_asr, from_asr_json

@@ -19,12 +19,12 @@ from rclpy.node import Node
 
 from bench.figures import RELIABLE, percentile, rss_mb, spin_until, start, stop, throughput
 from robot_skills import interface
+from robot_skills.adapters.config import load
 from robot_skills.coordinator.core import Coordinator, LearnerView, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord
 from robot_skills.coordinator.service import CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
 

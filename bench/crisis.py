@@ -30,10 +30,10 @@ from pathlib import Path
 
 import yaml
 
+from robot_skills.adapters.config import load
 from robot_skills.coordinator.core import Coordinator, LearnerView, Request
 from robot_skills.coordinator.crisis import CrisisDetector, _tail
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing, has_span
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
 CORPUS = Path(__file__).resolve().parents[1] / 'test' / 'coordinator' / 'crisis_corpus'

@@ -21,7 +21,7 @@ from rclpy.time import Time
 
 from bench.figures import RELIABLE, percentile, rss_mb, spin_until, start, stop, throughput
 from robot_skills import interface
-from robot_skills.model.config import load
+from robot_skills.adapters.config import load
 from robot_skills.pbl_ta.core import TaCore
 from robot_skills.pbl_ta.history import Turn
 from robot_skills.pbl_ta.material import Lexicon, Material

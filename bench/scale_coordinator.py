@@ -49,11 +49,11 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from robot_skills.adapters.config import load
 from robot_skills.coordinator.core import Coordinator, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.service import CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
 DAYS = 365

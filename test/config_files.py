@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from robot_skills.model.config import ConfigError, parse
+from robot_skills.adapters.config import ConfigError, parse
 from robot_skills.runtime import paths
 
 SEEDS = Path(__file__).resolve().parents[2] / 'shared' / 'seeds'

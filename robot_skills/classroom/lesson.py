@@ -16,7 +16,8 @@ from pathlib import Path
 
 from pydantic import Field, field_validator, model_validator
 
-from robot_skills.model.config import ConfigError, Strict, load
+from robot_skills.adapters.config import ConfigError, load
+from robot_skills.model.strict import Strict
 
 
 class Expected(Strict):

@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from robot_skills.adapters.chat import ChatEndpoint
+from robot_skills.adapters.config import ConfigError, load
 from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched, Timing
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.provider import LessonProvider, ProviderError
 from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, PlanError, plan
 from robot_skills.classroom.words import Lexicon
 from robot_skills.model.commands import Device
-from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode

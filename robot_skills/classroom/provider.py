@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from robot_skills.adapters.chat import ChatEndpoint, ChatError
+from robot_skills.adapters.config import ConfigError, parse
 from robot_skills.classroom.lesson import Lesson
 from robot_skills.classroom.quota import PlanError
-from robot_skills.model.config import ConfigError, parse
 
 FENCE = re.compile(r'^```(?:json)?\s*|\s*```$')
 INSTRUCTIONS = """You write short lessons for a classroom robot that speaks Chinese.

@@ -20,7 +20,7 @@ import re
 import unicodedata
 from functools import cached_property
 
-from robot_skills.model.config import Strict
+from robot_skills.model.strict import Strict
 
 # Punctuation between the pieces of an answer ("对，删除。", "yes, delete it").
 SEPARATORS = re.compile(r'[,.!~;:，。！～、；：…]+')

@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from robot_skills.model import wire
-from robot_skills.model.config import describe
+from robot_skills.model.strict import describe
 from robot_skills.runtime import paths
 
 PROTOCOL_VERSION = '2.1'

@@ -15,7 +15,7 @@ from pydantic import Field, PrivateAttr, field_validator, model_validator
 
 from robot_skills.coordinator import match_ends
 from robot_skills.coordinator.confirmation import Confirmation
-from robot_skills.model.config import Strict
+from robot_skills.model.strict import Strict
 
 
 class Need(Strict):

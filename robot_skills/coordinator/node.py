@@ -44,6 +44,7 @@ from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 
+from robot_skills.adapters.config import load
 from robot_skills.adapters.database import BUSY_TIMEOUT
 from robot_skills.coordinator.core import Coordinator, Decision, Request
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
@@ -58,7 +59,6 @@ from robot_skills.interface import (
     COORDINATOR_PRIVACY,
     COORDINATOR_REQUESTS,
 )
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run

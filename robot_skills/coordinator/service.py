@@ -73,7 +73,7 @@ from robot_skills.coordinator.records import DAMAGED, ConsentBits, Privacy
 from robot_skills.coordinator.report import Health, Report, health_check, monthly_report
 from robot_skills.coordinator.store import Store
 from robot_skills.model import wire
-from robot_skills.model.config import describe
+from robot_skills.model.strict import describe
 
 PRIVACY_ACTIONS = ('view', 'correct', 'delete', 'confirm_delete', 'cancel_delete',
                    'pause_linkage', 'resume_linkage', 'no_memory', 'no_writeback',

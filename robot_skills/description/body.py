@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from robot_skills.mock_hardware.config import Limit
-from robot_skills.model.config import Strict
+from robot_skills.model.strict import Strict
 
 Length = Field(gt=0.0, le=3.0)
 

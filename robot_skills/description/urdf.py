@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from robot_skills.adapters.config import ConfigError, load
 from robot_skills.description.body import Bodies, Robot
 from robot_skills.mock_hardware.config import Body
-from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths
 
 ROBOTS_FILE = 'description/robots.yaml'

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator, model_validator
 
-from robot_skills.model.config import Strict
+from robot_skills.model.strict import Strict
 
 FINGERS = ('little', 'ring', 'middle', 'index', 'thumb_bend', 'thumb_rotation')
 

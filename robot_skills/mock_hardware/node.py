@@ -54,6 +54,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import Header
 from std_srvs.srv import SetBool, Trigger
 
+from robot_skills.adapters.config import load
 from robot_skills.interface import (
     ARM_GESTURE_CANCEL,
     ESTOP,
@@ -68,7 +69,6 @@ from robot_skills.mock_hardware import core
 from robot_skills.mock_hardware.config import FINGERS, Body
 from robot_skills.mock_hardware.core import FaultMode, JointModel, Speech
 from robot_skills.model.commands import Device
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.devices import ACTIONS
 from robot_skills.runtime.diagnostics import Report

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pydantic import Field, field_validator, model_validator
 
 from robot_skills.language.text import fold
-from robot_skills.model.config import Strict
+from robot_skills.model.strict import Strict
 
 Cues = list[str]
 

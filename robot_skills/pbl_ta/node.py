@@ -44,10 +44,10 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallb
 from rclpy.task import Future
 
 from robot_skills.adapters.chat import ChatEndpoint, ChatError
+from robot_skills.adapters.config import ConfigError, load, parse
 from robot_skills.interface import DISCUSSION_OPEN, DISCUSSION_TA_STEP, DISCUSSION_TURNS
 from robot_skills.model import wire
 from robot_skills.model.commands import Device, Speak
-from robot_skills.model.config import ConfigError, load, parse
 from robot_skills.pbl_ta.card import StateCard
 from robot_skills.pbl_ta.core import Session, Step, TaCore
 from robot_skills.pbl_ta.detectors import Policy

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from robot_skills.adapters.database import StoreUnavailableError
 from robot_skills.model import wire
-from robot_skills.model.config import describe
+from robot_skills.model.strict import describe
 from robot_skills.records.errors import ToolError, not_found, permission, validation
 from robot_skills.records.roles import AGENT, READER, Principal, Role
 from robot_skills.records.store import Store

@@ -35,7 +35,7 @@ from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 from rclpy.task import Future
 
-from robot_skills.model.config import ConfigError
+from robot_skills.adapters.config import ConfigError
 from robot_skills.runtime import stop
 from robot_skills.runtime.guard import GuardedNode
 

@@ -31,8 +31,8 @@ from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.utilities import remove_ros_args
 
+from robot_skills.adapters.config import ConfigError, load
 from robot_skills.mock_hardware.node import MockHardware
-from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths, stop
 from robot_skills.runtime.entry import close, init, spin
 from robot_skills.sim import console

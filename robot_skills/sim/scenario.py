@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from robot_skills.model.config import Strict
+from robot_skills.model.strict import Strict
 from robot_skills.records.api import TOOLS
 from robot_skills.records.roles import Role
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from robot_skills.model.config import Strict
+from robot_skills.model.strict import Strict
 
 Direction = Literal['left', 'right', 'front', 'none']
 LIFT_EXIT = ('您出电梯后', '您出电梯之后')

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from robot_skills.adapters.config import load
 from robot_skills.model.commands import Device
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from core_driver import Driver
 
+from robot_skills.adapters.config import load
 from robot_skills.classroom.core import ClassroomCore
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.words import Lexicon
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
 

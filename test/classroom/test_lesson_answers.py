@@ -26,12 +26,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from robot_skills.adapters.config import load
 from robot_skills.classroom.grading import Grader, Tier
 from robot_skills.classroom.lesson import Lesson, Library, Phrases, Point
 from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, Feedback, plan
 from robot_skills.classroom.words import Lexicon
 from robot_skills.language.text import HAN, number
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
 LIBRARY = Library.load(paths.config('lessons'))

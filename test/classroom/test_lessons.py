@@ -6,10 +6,10 @@ import pytest
 import yaml
 from config_files import refusal, shipped
 
+from robot_skills.adapters.config import ConfigError
 from robot_skills.classroom.lesson import Lesson, Library
 from robot_skills.classroom.node import check_library
 from robot_skills.classroom.quota import plan
-from robot_skills.model.config import ConfigError
 
 
 def test_at_least_four_lessons_on_distinct_topics_one_with_seven_points(library):

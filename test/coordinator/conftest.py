@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from coordinator_talk import NodeClock, Rig
 
+from robot_skills.adapters.config import load
 from robot_skills.coordinator.core import Coordinator
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.service import CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
 

@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.crisis import corpus
+from robot_skills.adapters.config import ConfigError, parse
 from robot_skills.coordinator import crisis
 from robot_skills.coordinator.core import LearnerView, Request
 from robot_skills.coordinator.lexicon import Crisis
 from robot_skills.coordinator.service import CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
-from robot_skills.model.config import ConfigError, parse
 from robot_skills.runtime import paths
 
 POSITIVES = [

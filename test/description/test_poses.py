@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from robot_skills.adapters.config import load
 from robot_skills.classroom.core import DISPLAY_RIGHT, NEUTRAL, NUMBER_HANDS
 from robot_skills.description.body import Bodies
 from robot_skills.description.kinematics import Model
 from robot_skills.description.urdf import ROBOTS_FILE
 from robot_skills.mock_hardware import core
 from robot_skills.mock_hardware.config import Body
-from robot_skills.model.config import load
 from robot_skills.runtime import paths
 
 BODY = load(paths.config('mock_hardware.yaml'), Body)

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import yourdfpy
 
+from robot_skills.adapters.config import ConfigError, load
 from robot_skills.description.body import Bodies
 from robot_skills.description.urdf import ROBOTS_FILE, head_limits, render, urdf_path
 from robot_skills.mock_hardware import core
 from robot_skills.mock_hardware.config import FINGERS, Body
-from robot_skills.model.config import ConfigError, load
 from robot_skills.runtime import paths
 from robot_skills.sim.scenario import Robots
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from robot_skills.adapters.config import ConfigError, load, parse
 from robot_skills.mock_hardware import core
 from robot_skills.mock_hardware.config import Body
-from robot_skills.model.config import ConfigError, load, parse
 from robot_skills.runtime import paths
 
 BODY = load(paths.config('mock_hardware.yaml'), Body)

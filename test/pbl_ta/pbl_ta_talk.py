@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from robot_skills.model.config import load
+from robot_skills.adapters.config import load
 from robot_skills.pbl_ta.core import Session, Step, TaCore
 from robot_skills.pbl_ta.detectors import Policy
 from robot_skills.pbl_ta.history import Digest, Turn

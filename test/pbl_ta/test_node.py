@@ -16,8 +16,8 @@ from pbl_ta_talk import PACK
 from rclpy.parameter import Parameter
 from ros_harness import Harness, Recorder
 
+from robot_skills.adapters.config import ConfigError
 from robot_skills.mock_hardware.node import MockHardware
-from robot_skills.model.config import ConfigError
 from robot_skills.pbl_ta.history import ROLES
 from robot_skills.pbl_ta.node import PblTa
 from robot_skills_interfaces.msg import DiscussionTurn, HardwareCommand, SkillEvent

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from pbl_ta_talk import lexicon as load_lexicon
 from pbl_ta_talk import material
 
-from robot_skills.model.config import load
+from robot_skills.adapters.config import load
 from robot_skills.pbl_ta.core import TaCore
 from robot_skills.pbl_ta.history import HOW_TO, Turn
 from robot_skills.pbl_ta.material import Material

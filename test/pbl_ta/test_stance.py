@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pbl_ta_talk import lexicon as load_lexicon
 
-from robot_skills.model.config import load
+from robot_skills.adapters.config import load
 from robot_skills.pbl_ta.detectors import Policy, misreading
 from robot_skills.pbl_ta.history import Digest, Turn
 from robot_skills.pbl_ta.material import Material

@@ -16,9 +16,9 @@ from rclpy.qos import QoSProfile, ReliabilityPolicy
 from ros_harness import Recorder
 from rosgraph_msgs.msg import Clock
 
+from robot_skills.adapters.config import ConfigError
 from robot_skills.coordinator.node import LearningCoordinator
 from robot_skills.mock_hardware.node import MockHardware
-from robot_skills.model.config import ConfigError
 from robot_skills_interfaces.msg import AsrEvent, LearningRequest, RoutingDecision, SkillEvent
 from robot_skills_interfaces.srv import ConsentSettings, HealthCheck, PrivacyControl
 

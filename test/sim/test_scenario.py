@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from robot_skills.model.config import ConfigError, load, parse
+from robot_skills.adapters.config import ConfigError, load, parse
 from robot_skills.runtime import paths
 from robot_skills.sim import console, timeline
 from robot_skills.sim.scenario import Expect, Observed, Robots, Scenario, Step, check

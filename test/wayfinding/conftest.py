@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from wayfinding_talk import Conversation
 
-from robot_skills.model.config import load
+from robot_skills.adapters.config import load
 from robot_skills.runtime import paths
 from robot_skills.wayfinding.building import Building
 from robot_skills.wayfinding.core import WayfindingCore

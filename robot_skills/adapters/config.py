@@ -4,7 +4,7 @@ Routes, lessons, lexicons, joint limits and scenarios are data in ``config/``.
 A node validates its files at startup and refuses to start on a bad one; the
 error names the file, the entry (with its ``name``/``id`` when it has one) and
 the field, so an operator can fix the file without reading code. Files are
-read with the wire parser (``wire.py``) at file-sized limits, so a syntax
+read with the wire parser (``model/wire.py``) at file-sized limits, so a syntax
 error says where it is without quoting the file.
 """
 
@@ -12,22 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from robot_skills.model import wire
+from robot_skills.model.strict import describe
 
 ModelT = TypeVar('ModelT', bound=BaseModel)
 FILE_LIMITS = wire.Limits(max_chars=10_000_000, max_depth=64, max_nodes=1_000_000, aliases=True)
-
-_LABEL_KEYS = ('formal_name', 'name', 'key', 'id', 'title', 'topic')
-
-
-class Strict(BaseModel):
-    """A data-file entry: an unknown field is an error (a typo never passes silently)."""
-
-    model_config = ConfigDict(extra='forbid', frozen=True)
 
 
 class ConfigError(Exception):
@@ -63,39 +56,3 @@ def parse(text: str, model: type[ModelT], path: Path | str = '<string>',
         return model.model_validate(data if data is not None else {})
     except ValidationError as error:
         raise ConfigError(path, describe(error, data)) from error
-
-
-def describe(error: ValidationError, data: Any = None) -> list[str]:
-    """One line per problem, naming the entry and the field (also for messages, not files)."""
-    return [_describe(item, data) for item in error.errors()]
-
-
-def _describe(item: Any, data: Any) -> str:
-    location = list(item['loc'])
-    field = location.pop() if location and isinstance(location[-1], str) else None
-    entry = _entry(location, data)
-    where = ', '.join(part for part in (f'entry {entry}' if entry else '',
-                                        f'field {field!r}' if field else '') if part)
-    return f'{where or "top level"}: {item["msg"]}'
-
-
-def _entry(location: list[Any], data: Any) -> str:
-    """``rooms[3] (name '3-01初心')``: the path to an entry, with its label if any."""
-    text = ''
-    node = data
-    for part in location:
-        text += f'[{part}]' if isinstance(part, int) else (f'.{part}' if text else str(part))
-        node = node[part] if isinstance(node, (dict, list)) and _has(node, part) else None
-    if text and isinstance(node, dict):        # the file itself is not an entry
-        for key in _LABEL_KEYS:
-            if isinstance(node.get(key), (str, int)):
-                return f'{text} ({key} {node[key]!r})'
-    return text
-
-
-def _has(node: dict[Any, Any] | list[Any], part: Any) -> bool:
-    if isinstance(node, dict):
-        return part in node
-    return isinstance(part, int) and 0 <= part < len(node)
-
-

@@ -3,7 +3,7 @@
 import pytest
 from pydantic import BaseModel
 
-from robot_skills.model.config import ConfigError, load, parse
+from robot_skills.adapters.config import ConfigError, load, parse
 
 
 class Room(BaseModel):
