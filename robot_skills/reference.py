@@ -25,10 +25,11 @@ from robot_skills.classroom.node import ClassroomSettings
 from robot_skills.coordinator.node import CoordinatorSettings
 from robot_skills.mock_hardware.node import FaultSettings, MockSettings
 from robot_skills.model.commands import Device
-from robot_skills.pbl_ta.node import TaSettings
+from robot_skills.pbl_ta.node import RewordingSettings, TaSettings
 from robot_skills.records.node import RecordsSettings
-from robot_skills.runtime import paths
+from robot_skills.runtime import llm, paths
 from robot_skills.runtime.guard import GuardSettings
+from robot_skills.runtime.llm import LlmSettings
 from robot_skills.runtime.managed import LifecycleSettings
 from robot_skills.runtime.skill_runner import RuntimeSettings
 from robot_skills.wayfinding.node import WayfindingSettings
@@ -57,9 +58,10 @@ EVERY_NODE = (Group(LifecycleSettings), Group(GuardSettings))     # ManagedNode,
 SKILL_RUNNER = (Group(RuntimeSettings),)                            # runtime/skill_runner.py
 NODES: dict[str, tuple[Group, ...]] = {
     'wayfinding_guide': (Group(WayfindingSettings), *SKILL_RUNNER, *EVERY_NODE),
-    'classroom_presenter': (Group(ClassroomSettings), *SKILL_RUNNER, *EVERY_NODE),
+    'classroom_presenter': (Group(ClassroomSettings), Group(LlmSettings, llm.PREFIX),
+                            *SKILL_RUNNER, *EVERY_NODE),
     'learning_coordinator': (Group(CoordinatorSettings), *EVERY_NODE),
-    'pbl_ta': (Group(TaSettings), *EVERY_NODE),
+    'pbl_ta': (Group(TaSettings), Group(RewordingSettings, llm.PREFIX), *EVERY_NODE),
     'learning_records': (Group(RecordsSettings), *EVERY_NODE),
     'mock_hardware': (Group(MockSettings),
                       Group(FaultSettings, 'fault.<device>.', tuple(d.value for d in Device)),

@@ -24,12 +24,10 @@ lesson that breaks a budget stops the node with the text named.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from robot_skills.adapters.chat import ChatEndpoint
 from robot_skills.adapters.config import ConfigError, load
 from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched, Timing
 from robot_skills.classroom.lesson import Library, Phrases
@@ -37,9 +35,10 @@ from robot_skills.classroom.provider import LessonProvider, ProviderError
 from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, PlanError, plan
 from robot_skills.classroom.words import Lexicon
 from robot_skills.model.commands import Device
-from robot_skills.runtime import paths
+from robot_skills.runtime import llm, paths
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
+from robot_skills.runtime.llm import LlmSettings
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.skill_runner import SkillRunner
 
@@ -54,13 +53,6 @@ class ClassroomSettings:
                                 'What the presenter says besides lessons', read_only=True)
     words_file: str = setting(paths.config('classroom/words.yaml'),
                               'How requests, commands and answers are recognised', read_only=True)
-    llm_base_url: str = setting('', 'OpenAI-compatible endpoint for topics without a lesson',
-                                read_only=True)
-    llm_model: str = setting('', 'Model name for the endpoint', read_only=True)
-    llm_key_env: str = setting('ROBOT_SKILLS_LLM_KEY', 'Environment variable with the API key',
-                               read_only=True)
-    llm_timeout: float = setting(20.0, 'Seconds per provider request', low=1.0, high=300.0,
-                                 read_only=True)
     number_display_s: float = setting(
         0.5, 'Seconds the formed number is held before the lecture starts (never waiting '
         'for the arm)', low=0.0, high=10.0, read_only=True)
@@ -92,9 +84,8 @@ class ClassroomPresenter(GuardedNode):
         self.phrases = load(value.phrases_file, Phrases)
         check_library(library, self.phrases)
         lexicon = load(value.words_file, Lexicon)
-        self.provider = (LessonProvider(ChatEndpoint(
-            value.llm_base_url, value.llm_model, os.environ.get(value.llm_key_env, ''),
-            value.llm_timeout)) if value.llm_base_url else None)
+        endpoint = Settings(self, LlmSettings, llm.PREFIX).value.endpoint()
+        self.provider = LessonProvider(endpoint) if endpoint else None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='lesson-provider')
         self.on_destroy(lambda: self._pool.shutdown(wait=False, cancel_futures=True))
         core = ClassroomCore(library, self.phrases, lexicon, provider=self.provider is not None,

@@ -33,7 +33,6 @@ Parameters (read only): ``lexicon_file``, ``discussions_dir``,
 from __future__ import annotations
 
 import itertools
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from typing import Any
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.task import Future
 
-from robot_skills.adapters.chat import ChatEndpoint, ChatError
+from robot_skills.adapters.chat import ChatError
 from robot_skills.adapters.config import ConfigError, load, parse
 from robot_skills.interface import DISCUSSION_OPEN, DISCUSSION_TA_STEP, DISCUSSION_TURNS
 from robot_skills.model import wire
@@ -55,10 +54,11 @@ from robot_skills.pbl_ta.history import ROLES, Turn
 from robot_skills.pbl_ta.material import Agenda, AgendaPoint, Lexicon, Material
 from robot_skills.pbl_ta.provider import UtteranceWriter
 from robot_skills.pbl_ta.utterance import material_problems
-from robot_skills.runtime import paths
+from robot_skills.runtime import llm, paths
 from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
+from robot_skills.runtime.llm import LlmSettings
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.qos import profile
 from robot_skills.runtime.robot import Robot, Timeouts
@@ -97,15 +97,16 @@ class TaSettings:
                                 low=1, high=10000, read_only=True)
     max_text: int = setting(2000, 'Characters of a turn that are read (all turns count)',
                             low=50, high=100000, read_only=True)
-    llm_base_url: str = setting('', 'OpenAI-compatible endpoint that may reword utterances',
-                                read_only=True)
-    llm_model: str = setting('', 'Model name for the endpoint', read_only=True)
-    llm_key_env: str = setting('ROBOT_SKILLS_LLM_KEY', 'Environment variable with the API key',
-                               read_only=True)
     turn_wait: float = setting(2.0, 'Seconds a step waits for its last_turn_id to be heard',
                                low=0.0, high=60.0, read_only=True)
-    llm_timeout: float = setting(10.0, 'Seconds per rewording request', low=1.0, high=120.0,
-                                 read_only=True)
+
+
+@dataclass(frozen=True)
+class RewordingSettings(LlmSettings):
+    """The TA's ``llm_*`` parameters: a rewording must come back sooner than a lesson."""
+
+    timeout: float = setting(10.0, 'Seconds per rewording request', low=1.0, high=120.0,
+                             read_only=True)
 
 
 class RefusedError(ValueError):
@@ -176,9 +177,8 @@ class PblTa(GuardedNode):
         self.create_service(TaStep, DISCUSSION_TA_STEP.name, self._on_step, callback_group=steps)
         self.robot = (Robot(self, [Device.TTS], lambda: TIMEOUTS, group,
                             namespace=value.robot_namespace) if value.robot_namespace else None)
-        self.writer = (UtteranceWriter(ChatEndpoint(
-            value.llm_base_url, value.llm_model, os.environ.get(value.llm_key_env, ''),
-            value.llm_timeout)) if value.llm_base_url else None)
+        endpoint = Settings(self, RewordingSettings, llm.PREFIX).value.endpoint()
+        self.writer = UtteranceWriter(endpoint) if endpoint else None
         self._wake = self.create_guard_condition(lambda: None, group)  # a free group wakes
         self.report('sessions', lambda: Report({'open': str(len(self.sessions)),
                                                 'max': str(value.max_sessions)}))

@@ -299,3 +299,10 @@ def _signal(context: Context, lesson_id: str) -> dict:
         'SELECT flashcard_ids FROM concept WHERE concept_id = ?', c)['flashcard_ids']))
     return {'incorrect_submission_count': len(wrong), 'concepts_with_flashcard': carded,
             'concepts_total': len(concepts)}
+
+
+TOOLS = (
+    record_post_lesson_evaluation,
+    get_lesson_closure_facts,
+    close_lesson_loop,
+)

@@ -183,3 +183,10 @@ def review_flashcard(context: Context, args: ReviewFlashcard) -> dict:
             'stability': card.stability, 'difficulty': card.difficulty}
 
 
+TOOLS = (
+    add_concept,
+    update_concept,
+    add_flashcard,
+    update_flashcard,
+    review_flashcard,
+)

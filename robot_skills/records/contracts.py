@@ -375,3 +375,13 @@ def _json(model: Args | None) -> str | None:
 
 def _loads(raw: str | None) -> dict | None:
     return json.loads(raw) if raw else None
+
+
+TOOLS = (
+    propose_contract,
+    establish_contract,
+    update_contract_cadence,
+    void_contract,
+    update_contract_coverage,
+    complete_contract,
+)

@@ -259,3 +259,14 @@ def declare_lesson_progress(context: Context, args: DeclareProgress) -> dict:
         context.store.run('UPDATE lesson SET progress = ?, updated_at = ? WHERE lesson_id = ?',
                           args.progress, context.now(), args.lesson_id)
     return {'lesson_id': args.lesson_id, 'progress': args.progress}
+
+
+TOOLS = (
+    create_course,
+    add_lesson,
+    update_lesson,
+    patch_lesson,
+    publish_lesson,
+    verify_prep,
+    declare_lesson_progress,
+)

@@ -185,3 +185,10 @@ def nearest(text: str, quote: str, was: int) -> int | None:
         found.append(start)
         start = text.find(quote, start + 1)
     return min(found, key=lambda at: abs(at - was)) if found else None
+
+
+TOOLS = (
+    create_document,
+    add_highlight,
+    update_document,
+)

@@ -257,3 +257,8 @@ def purge(store: Store) -> bool:
     """Checkpoint and truncate the WAL, so erased words leave the disk (False while a reader
     or a write holds it: retry later)."""
     return checkpoint(store.db)
+
+
+TOOLS = (
+    erase_my_words,
+)

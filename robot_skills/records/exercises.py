@@ -166,3 +166,11 @@ def grade_exercise(context: Context, args: Grade) -> dict:
         result['human_note'] = ('判错：这些概念可以配一张针对性的闪卡（由你决定，不是义务）。'
                                 if result['concept_refs'] else '判错：这道题没有登记概念。')
     return result
+
+
+TOOLS = (
+    add_exercise,
+    add_simulated_quiz,
+    submit_exercise,
+    grade_exercise,
+)

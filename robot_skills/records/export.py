@@ -155,3 +155,8 @@ def export_learner_records(context: Context, args: ExportArgs) -> dict:
         page[section] = [dict(row) for row in context.store.all(sql, pair_id)]
     return {'learner': dict(learner), 'pair_ids': pair_ids, 'page': page,
             'next_cursor': pair_ids[at + 1] if at + 1 < len(pair_ids) else None}
+
+
+TOOLS = (
+    export_learner_records,
+)

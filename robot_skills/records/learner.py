@@ -355,3 +355,12 @@ def update_feedback_status(context: Context, args: FeedbackStatus) -> dict:
                       args.feedback_id)
     return {'feedback_id': args.feedback_id, 'status': args.status,
             'final': args.status in ('addressed', 'declined')}
+
+
+TOOLS = (
+    write_hypothesis,
+    set_hypothesis_verdict,
+    reflect_on_teaching,
+    record_feedback,
+    update_feedback_status,
+)

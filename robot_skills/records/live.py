@@ -627,3 +627,23 @@ def adhoc_ack(context: Context, args: Ack) -> dict:
                       'message_id <= ? AND acked_at IS NULL', context.now(), thread_id, through)
     return {'thread_id': thread_id, 'acked_through': through, 'kept': True}
 
+
+TOOLS = (
+    live_session_start,
+    live_session_get,
+    live_move_append,
+    live_learner_respond,
+    live_declare_close,
+    live_snapshot_write,
+    live_snapshot_get_latest,
+    live_session_complete,
+    record_live_evaluation,
+    live_session_cancel,
+    live_heartbeat,
+    live_pending,
+    live_wait,
+    adhoc_thread_get,
+    adhoc_message_send,
+    adhoc_learner_send,
+    adhoc_ack,
+)

@@ -220,3 +220,9 @@ def update_mindmap_seed(context: Context, args: UpdateSeed) -> dict:
 def stored_problems(content_json: str, lesson_markdown: str) -> list[str]:
     """verify_prep's view of a stored map."""
     return problems(MapContent.model_validate(json.loads(content_json)), lesson_markdown)
+
+
+TOOLS = (
+    add_mindmap_seed,
+    update_mindmap_seed,
+)

@@ -97,3 +97,9 @@ def create_pair(context: Context, args: CreatePair) -> dict:
     return {'pair_id': pair_id, 'learner_id': args.learner_id, 'status': 'active',
             'agent': {'provider': args.provider, 'model': args.model,
                       'display_name': args.display_name}}
+
+
+TOOLS = (
+    register_learner,
+    create_pair,
+)

@@ -405,3 +405,13 @@ def get_submission(context: Context, args: SubmissionRead) -> dict:
 
 def age_hours(context: Context, at: str) -> float:
     return round((context.clock() - datetime.fromisoformat(at)).total_seconds() / 3600, 1)
+
+
+TOOLS = (
+    get_learner_brief,
+    get_context,
+    get_teacher_inbox,
+    get_lesson,
+    get_exercise,
+    get_submission,
+)

@@ -15,10 +15,9 @@ import pytest
 from rclpy.parameter import Parameter
 from records_ros import Client
 
-from robot_skills.records.api import Records, Store
+from robot_skills.records.api import TOOLS, Records, Store
 from robot_skills.records.node import LearningRecords
 from robot_skills.records.roles import Principal, learner
-from robot_skills.records.tools import TOOLS
 from robot_skills_interfaces.srv import RecordsCall
 
 
