@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,6 +62,8 @@ from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.qos import profile
 from robot_skills.runtime.robot import Robot, Timeouts
 from robot_skills.runtime.tracing import to_json
+from robot_skills.runtime.waits import Waits
+from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import DiscussionTurn
 from robot_skills_interfaces.srv import OpenDiscussion, TaStep
 
@@ -149,8 +150,8 @@ class PblTa(GuardedNode):
         super().__init__('pbl_ta', SKILL, **kwargs)
 
     def configure(self) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix='ta-writer')
-        self.on_destroy(lambda: self._pool.shutdown(wait=False, cancel_futures=True))
+        self._workers = Workers(self, 1, 'ta-writer')       # an LLM call may take seconds
+        self.on_destroy(lambda: self._workers.shutdown(wait=False))
         value = self.value = Settings(self, TaSettings).value
         self.lexicon = load(value.lexicon_file, Lexicon)
         self.packs = load_packs(value.discussions_dir, self.lexicon)
@@ -164,9 +165,8 @@ class PblTa(GuardedNode):
         # holds no other up. Turns arrive in their own group; the lock guards the sessions
         # both share and is held only between awaits, never across one.
         self._lock = threading.Lock()
-        self._awaited: dict[str, list[Future]] = {}
         group, steps = MutuallyExclusiveCallbackGroup(), ReentrantCallbackGroup()
-        self._group = group
+        self._heard_turns: Waits[str] = Waits(self, group)
         self._turns = self.create_publisher(DiscussionTurn, DISCUSSION_TURNS.name,
                                             profile(DISCUSSION_TURNS.qos))
         self.create_subscription(DiscussionTurn, DISCUSSION_TURNS.name, self._on_turn,
@@ -179,7 +179,6 @@ class PblTa(GuardedNode):
                             namespace=value.robot_namespace) if value.robot_namespace else None)
         endpoint = Settings(self, RewordingSettings, llm.PREFIX).value.endpoint()
         self.writer = UtteranceWriter(endpoint) if endpoint else None
-        self._wake = self.create_guard_condition(lambda: None, group)  # a free group wakes
         self.report('sessions', lambda: Report({'open': str(len(self.sessions)),
                                                 'max': str(value.max_sessions)}))
         if self.robot is not None:
@@ -277,10 +276,8 @@ class PblTa(GuardedNode):
         with self._lock:
             fresh = self.core.hear(session, Turn(msg.speaker_role, msg.speaker_id, text,
                                                  msg.is_body), msg.turn_id)
-            awaited = self._awaited.pop(msg.turn_id, []) if msg.turn_id else []
-        for waiting in awaited:
-            if not waiting.done():
-                waiting.set_result(True)
+        if msg.turn_id:
+            self._heard_turns.settle(msg.turn_id)
         self.tracer.emit('input', 'duplicate' if not fresh else 'heard', msg.session_id, {
             'turn_id': msg.turn_id, 'role': msg.speaker_role, 'body': msg.is_body,
             'chars': len(msg.text), 'truncated': len(msg.text) > len(text)})
@@ -330,27 +327,10 @@ class PblTa(GuardedNode):
 
     async def _heard(self, session: Session, turn_id: str) -> bool:
         """Whether ``turn_id`` was heard, waiting for it up to ``turn_wait`` (no polling)."""
-        with self._lock:
-            if session.seen(turn_id):
-                return True
-            heard: Future = Future()
-            self._awaited.setdefault(turn_id, []).append(heard)
-
-        def give_up() -> None:
-            if not heard.done():
-                heard.set_result(False)
-
-        timer = self.create_timer(self.value.turn_wait, give_up, self._group)
-        try:
-            return bool(await heard)
-        finally:
-            self.destroy_timer(timer)
+        def seen() -> bool:
             with self._lock:
-                waiting = self._awaited.get(turn_id, [])
-                if heard in waiting:
-                    waiting.remove(heard)
-                if not waiting:
-                    self._awaited.pop(turn_id, None)
+                return session.seen(turn_id)
+        return await self._heard_turns.wait(turn_id, self.value.turn_wait, seen)
 
     async def _discuss(self, session: Session, previous: StateCard | None) -> Step:
         with self._lock:
@@ -367,19 +347,13 @@ class PblTa(GuardedNode):
     async def _reworded(self, session: Session, reason: str, template: str) -> str:
         """The writer's wording, from a worker thread ('' when it fails: the template stays)."""
         assert self.writer is not None
-        writer, material = self.writer, session.material
-        done: Future = Future()
-
-        def work() -> None:
-            try:
-                done.set_result(writer.write(material.topic, material.teacher_guidance, reason,
-                                             template))
-            except ChatError as error:
-                done.set_result('')
-                self.tracer.emit('degraded', 'llm', session.session_id, {'error': str(error)})
-            self._wake.trigger()
-        self._pool.submit(work)
-        wording = await done
+        material = session.material
+        try:
+            wording = await self._workers.run(self.writer.write, material.topic,
+                                              material.teacher_guidance, reason, template)
+        except ChatError as error:
+            self.tracer.emit('degraded', 'llm', session.session_id, {'error': str(error)})
+            return ''
         return wording if isinstance(wording, str) else ''
 
     def _spoken(self, session: Session, text: str) -> None:

@@ -43,7 +43,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
-from rclpy.task import Future
 
 from robot_skills.adapters.database import BUSY_TIMEOUT
 from robot_skills.interface import (
@@ -62,7 +61,8 @@ from robot_skills.runtime.entry import run
 from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.qos import profile
-from robot_skills.runtime.workers import Workers, wake
+from robot_skills.runtime.waits import Waits
+from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
@@ -98,12 +98,12 @@ class LearningRecords(GuardedNode):
         self.records = Records(self.store, limits=self.guard.limits)
         # Calls run on worker threads (reads in parallel, writes one at a time in the store),
         # so a slow course check never holds up a cheap call; a live_wait parks without a
-        # thread. The lock guards what the node itself keeps: the waits and the last event.
+        # thread, by pair. The lock guards the last event published and the erasure count.
         self._workers = Workers(self, WORKERS, 'records')
         self.on_destroy(self._workers.shutdown)
         self._lock = threading.Lock()
         self._timeouts = MutuallyExclusiveCallbackGroup()
-        self._waiting: list[tuple[str, Future]] = []
+        self._events_of: Waits[str] = Waits(self, self._timeouts)
         self._published = self._last_seq()
         self._events = self.create_publisher(RecordsEvent, RECORDS_LIVE_EVENTS.name,
                                              profile(RECORDS_LIVE_EVENTS.qos))
@@ -189,7 +189,7 @@ class LearningRecords(GuardedNode):
         result = self.records.call(tool, args, principal)
         if tool not in TOOLS or TOOLS[tool].reads:
             return result
-        with self._lock:        # in seq order, each once; a wait is settled once (_settle)
+        with self._lock:        # in seq order, each once
             with self.store.read():
                 fresh = self.store.all('SELECT * FROM live_event WHERE seq > ? ORDER BY seq',
                                        self._published)
@@ -200,18 +200,9 @@ class LearningRecords(GuardedNode):
                     stamp=self.get_clock().now().to_msg(), seq=row['seq'],
                     pair_id=row['pair_id'], kind=row['kind'],
                     live_session_id=row['live_session_id'] or '', payload_json=row['payload']))
-            pairs = {row['pair_id'] for row in fresh}
-            woken = [future for pair_id, future in self._waiting if pair_id in pairs]
-            for future in woken:
-                self._settle(future, True)
-        if woken:
-            wake(self)
+        for pair_id in {row['pair_id'] for row in fresh}:
+            self._events_of.settle(pair_id)
         return result
-
-    def _settle(self, future: Future, woken: bool) -> None:
-        """The first answer of a parked wait stands (rclpy's set_result would overwrite)."""
-        if not future.done():
-            future.set_result(woken)
 
     async def _wait(self, args_json: str, first: Result, principal: Principal) -> Result:
         """Park a live_wait that found nothing until an event for its pair, or its timeout."""
@@ -221,28 +212,14 @@ class LearningRecords(GuardedNode):
             return first
         pair_id: str = (args.get('pair_id', '')   # a str: the first call validated the arguments
                         or await self._workers.run(self._active_pair, principal))
-        waiting: tuple[str, Future] = (pair_id, Future())
-        with self._lock:
-            self._waiting.append(waiting)
-            # an event committed between the first look and now woke nobody: look again
-            with self.store.read():
-                missed = self.store.one('SELECT 1 FROM live_event WHERE pair_id = ? AND seq > ? '
-                                        'LIMIT 1', pair_id, first.result['cursor'])
-            if missed is not None:
-                self._settle(waiting[1], True)
         self.tracer.emit('waiting', 'live_wait', detail={'timeout_s': timeout})
 
-        def timed_out() -> None:
-            with self._lock:
-                self._settle(waiting[1], False)
-        timer = self.create_timer(timeout, timed_out, self._timeouts)
-        try:
-            woken = await waiting[1]
-        finally:
-            self.destroy_timer(timer)
-            with self._lock:
-                self._waiting.remove(waiting)
-        if not woken:
+        def missed() -> bool:
+            """An event committed between the first look and now, which woke nobody."""
+            with self.store.read():
+                return self.store.one('SELECT 1 FROM live_event WHERE pair_id = ? AND seq > ? '
+                                      'LIMIT 1', pair_id, first.result['cursor']) is not None
+        if not await self._events_of.wait(pair_id, timeout, missed):
             return first
         again = ({**args, 'timeout_s': 0, 'since': first.result['cursor']}
                  if not args.get('consumer_id') else {**args, 'timeout_s': 0})

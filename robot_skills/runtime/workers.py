@@ -51,9 +51,10 @@ class Workers:
         self._pool.submit(call)
         return cast(T, await done)
 
-    def shutdown(self) -> None:
-        """Let running work finish (a store closes after it), drop what has not started."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def shutdown(self, wait: bool = True) -> None:
+        """Drop what has not started; ``wait`` for running work (a store closes after it;
+        nothing needs to wait for an LLM's answer nobody will read)."""
+        self._pool.shutdown(wait=wait, cancel_futures=True)
 
 
 def wake(node: Node) -> None:
