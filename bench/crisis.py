@@ -112,6 +112,15 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
             k=CAP // 10))[:CAP],
         'full-width letters among text': lambda rng: ''.join(
             chr(rng.randrange(0xFF01, 0xFF5F)) + rng.choice('题 ') for _ in range(CAP // 2)),
+        'pattern characters, 3% full-width letters, every tail at the end':
+            lambda rng: ''.join(chr(rng.randrange(0xFF21, 0xFF3B)) if rng.random() < .03
+                                else rng.choice(gapped)
+                                for _ in range(CAP))[:CAP - 100] + '\n' + tails,
+        'English span words in blocks, each a question about a word (\\W+ has no bound)':
+            lambda rng: ''.join(' '.join(rng.choices(['stranger', 'why', 'story', 'x'], k=200))
+                                + ' car\n' for _ in range(CAP // 1000))[:CAP],
+        'a character NFKC makes 18 long (U+FDFA), with commas':
+            lambda rng: ''.join(rng.choice(['\ufdfa', '\ufdfa，', '想']) for _ in range(CAP))[:CAP],
     }
     texts = {kind: [make(random.Random(seed)) for seed in range(SEEDS)]
              for kind, make in makers.items()}

@@ -10,13 +10,13 @@ cannot do -> reach a trusted adult -> the help line of the learner's region
 How a request is read, in time linear in its length (it is checked before
 the length limit, on up to the transport cap: 100,000 characters):
 
-* its own folded copy (``fold``), never shown to routing (which keeps what
-  folding destroys, such as the superscripts of m·s⁻¹): NFKC of the characters
-  that need it (full width letters, compatibility ideographs, ligatures; the
-  full-width punctuation the patterns allow stays), run by run, or for a text
-  of more than ``RUNS`` such runs character by character in one pass (CPython's
-  NFKC of a whole 100 kB Chinese text costs 17 ms); lower case, apostrophes
-  dropped ("don't" is "dont");
+* its own folded copy (``fold``, ``folding.py``), never shown to routing (which
+  keeps what folding destroys, such as the superscripts of m·s⁻¹): NFKC of the
+  characters that need it (full width letters, compatibility ideographs,
+  ligatures; the full-width punctuation the patterns allow stays), run by run,
+  or past ``RUNS`` runs character by character through a table (CPython's NFKC
+  of a whole 100 kB Chinese text costs 17 ms); lower case, apostrophes dropped
+  ("don't" is "dont");
 * traditional Chinese is read by the patterns themselves: at load, every
   simplified character of a pattern becomes a class of it and the traditional
   characters OpenCC converts to it (自杀 reads 自殺), so a text is never
@@ -57,7 +57,6 @@ from __future__ import annotations
 import itertools
 import random
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -67,20 +66,18 @@ import opencc
 import re2
 
 from robot_skills.coordinator import match_ends
+from robot_skills.coordinator.folding import Folding
 from robot_skills.coordinator.lexicon import Crisis, has_span
 
 MAX_CHECKED = 64
-SENTENCE = 600           # bytes (200 Chinese characters) a sentence is read either side of a match
+SENTENCE = 6000          # bytes: a sentence is read at most this far either side of a match
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
 GROUP = 256              # patterns without a span per RE2 set
-REACH = 2000             # characters looked back for a match of a span pattern without a bound
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
-RUNS = 256               # runs of characters to normalise one by one, at most
 _CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
-_APOSTROPHES = "'’`´"
 _OPENCC = ('t2s', 'tw2s', 'hk2s')
 
 
@@ -119,7 +116,8 @@ class _Set:
 class _Span:
     index: int                  # its pattern
     tree: match_ends.Node
-    width: int | None           # the most characters one of its matches spans
+    width: int | None           # the most characters one of its matches spans (None: no bound)
+    ending: Any                 # RE2: the pattern at the end of the text (None with a width)
     tailed: bool                # read only when its tail is in the text
 
 
@@ -161,7 +159,7 @@ class CrisisDetector:
                          for region, names in lexicon.regions.names.items()}
         self._ends = _any_of(lexicon.sentence_end)
         self._hard_ends = _any_of(hard_ends(lexicon))
-        self._unstable = self._nfkc_unstable()
+        self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end)
         self._warm()
 
     def _expand(self, pattern: str) -> str:
@@ -198,14 +196,16 @@ class CrisisDetector:
         100,000 characters of its own words, whether or not it matched). ``match_ends``
         reads every offset at once in a time set by the text's length alone.
         """
-        gap = match_ends.parse(self.lexicon.gap, {}, {})
+        gap = match_ends.parse(self.lexicon.gap, {}, self._variants)
         macros = {'~': gap, '…': match_ends.Chars(frozenset(self.lexicon.sentence_end), True)}
         spans = []
         for index, pattern in enumerate(self._patterns):
             if has_span(pattern.source):
                 tree = match_ends.parse(pattern.source, macros, self._variants)
-                spans.append(_Span(index, tree, match_ends.width(tree),
-                                   bool(_tail(pattern.source))))
+                width = match_ends.width(tree)
+                ending = (None if width is not None else
+                          _compiled(f'(?:{self._expand(pattern.source)})\\z'))
+                spans.append(_Span(index, tree, width, ending, bool(_tail(pattern.source))))
         return spans
 
     def _tail_set(self) -> tuple[Any, list[int]]:
@@ -257,30 +257,9 @@ class CrisisDetector:
         pool = set(self.lexicon.gap) | set(' \t\u200b\u200d\ufeff')
         return sorted(c for c in pool if gap.fullmatch(c))
 
-    # ---- folding -----------------------------------------------------------------------------
-
-    def _nfkc_unstable(self) -> tuple[re.Pattern[str], dict[int, str]]:
-        """Runs of the characters NFKC changes (not the full-width punctuation the patterns
-        allow as is), and each one's NFKC form."""
-        allowed = set(self.lexicon.gap + self.lexicon.sentence_end)
-        table = {c: unicodedata.normalize('NFKC', chr(c)) for c in range(0x10000)
-                 if not 0xD800 <= c <= 0xDFFF and chr(c) not in allowed
-                 and unicodedata.normalize('NFKC', chr(c)) != chr(c)}
-        characters = re.escape(''.join(map(chr, table)))
-        return re.compile(f'[{characters}\U00010000-\U0010ffff]+'), table
-
     def fold(self, text: str) -> str:
-        """The request as the crisis patterns read it (see the module docstring)."""
-        runs, table = self._unstable
-        found = list(itertools.islice(runs.finditer(text), RUNS + 1))
-        if len(found) > RUNS:
-            text = text.translate(table)
-        elif found:
-            text = runs.sub(lambda run: unicodedata.normalize('NFKC', run.group()), text)
-        text = text.lower()
-        for apostrophe in _APOSTROPHES:
-            text = text.replace(apostrophe, '')
-        return text
+        """The request as the crisis patterns read it (``folding.py``)."""
+        return self._folding(text)
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -320,11 +299,13 @@ class CrisisDetector:
     def _span_matches(self, folded: str, text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
         """The matches of the span patterns whose tail is in the text (``_tail_set``).
 
-        ``match_ends`` says where each can end; RE2 then finds the matches themselves (their
-        start decides the checks) in the windows that reach back one match's width from
-        those ends, merged where they meet, so RE2 reads only around real matches. A pattern
-        without a bound (``\\W+``) is looked for ``REACH`` characters back; a match longer
-        than that is yielded without a start, and counts as a signal.
+        ``match_ends`` says where each can end. A pattern with a bound on its width
+        (every Chinese one) then has RE2 find its matches (their start decides the
+        checks) in the windows reaching back one width from those ends, merged where
+        they meet: RE2 reads only around real matches. One without a bound (English
+        ``\\W+``, which crosses Chinese text too) has each end's longest match found by
+        RE2 anchored at that end (``\\z`` on the text up to it: RE2 then reads backwards
+        from the end, only as far as a match can reach).
         """
         tails = {self._tailed[n] for n in self._tails.Match(text) or ()}
         chosen = [span for span in self._spans if not span.tailed or span.index in tails]
@@ -335,19 +316,31 @@ class CrisisDetector:
             ends = match_ends.offsets(match_ends.ends(span.tree, reading))
             if not len(ends):
                 continue
-            pattern = self._patterns[span.index]
-            starts = np.maximum(ends - (REACH if span.width is None else span.width), 0)
-            first = np.flatnonzero(np.r_[True, starts[1:] > ends[:-1]])
-            last = np.r_[first[1:] - 1, len(ends) - 1]
-            to_byte = reading.byte_offsets
-            for low, high in zip(to_byte[starts[first]].tolist(), to_byte[ends[last]].tolist(),
-                                 strict=True):
-                found = False
-                for match in pattern.regex.finditer(text, low, high):
-                    found = True
-                    yield pattern, match.start(), match.end()
-                if not found:
-                    yield pattern, None, high
+            pattern, to_byte = self._patterns[span.index], reading.byte_offsets
+            if span.width is None:
+                for stop in to_byte[ends].tolist():
+                    found = span.ending.search(text[:stop])    # None: a bug of one reader
+                    yield pattern, found.start() if found else None, stop
+            else:
+                yield from self._windowed(pattern, ends, span.width, to_byte, text)
+
+    @staticmethod
+    def _windowed(pattern: _Pattern, ends: np.ndarray, width: int, to_byte: np.ndarray,
+                  text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
+        """RE2's matches of ``pattern`` in the windows ``width`` characters back from
+        ``ends``, merged where they meet (a window where RE2 finds none, which would be a
+        bug of one reader, yields a match without a start: a signal)."""
+        starts = np.maximum(ends - width, 0)
+        first = np.flatnonzero(np.r_[True, starts[1:] > ends[:-1]])
+        last = np.r_[first[1:] - 1, len(ends) - 1]
+        for low, high in zip(to_byte[starts[first]].tolist(), to_byte[ends[last]].tolist(),
+                             strict=True):
+            found = False
+            for match in pattern.regex.finditer(text, low, high):
+                found = True
+                yield pattern, match.start(), match.end()
+            if not found:
+                yield pattern, None, high
 
     def _chunks(self, text: bytes) -> Iterator[tuple[int, int]]:
         """``text`` cut after the first hard sentence end (。！？；!?;) past every ``CHUNK`` bytes.

@@ -19,11 +19,11 @@ cannot read exactly never starts the node.
 from __future__ import annotations
 
 import functools
-import unicodedata
 from dataclasses import dataclass
 from typing import NoReturn
 
 import numpy as np
+import re2
 
 WORD = frozenset('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_')
 SPACE = frozenset('\t\n\f\r ')      # RE2's \s
@@ -68,7 +68,9 @@ Node = Chars | Seq | Alt | Repeat | Boundary
 
 @functools.cache
 def _format_characters() -> frozenset[str]:
-    return frozenset(chr(c) for c in range(UNICODE) if unicodedata.category(chr(c)) == 'Cf')
+    """``\\p{Cf}`` as RE2 reads it (its Unicode tables, not Python's, which may be older)."""
+    every = ''.join(chr(c) for c in range(UNICODE) if not 0xD800 <= c <= 0xDFFF)
+    return frozenset(re2.findall(r'\p{Cf}', every))
 
 
 class _Parser:
@@ -111,23 +113,23 @@ class _Parser:
         return parts[0] if len(parts) == 1 else Seq(tuple(parts))
 
     def _quantified(self, node: Node) -> Node:
-        while True:
-            char = self._peek()
-            if char in ('?', '*', '+'):
-                self.at += 1
-                node = Repeat(node, int(char == '+'), 1 if char == '?' else None)
-            elif char == '{':
+        while self._peek() in ('?', '*', '+', '{'):
+            char = self._take()
+            if char == '{':
                 close = self.source.find('}', self.at)
-                low, comma, high = self.source[self.at + 1:close].partition(',')
-                if close < 0 or not (low or high).isdigit() or (high and not high.isdigit()):
+                low, comma, high = self.source[self.at:close].partition(',')
+                if close < 0 or not _digits(low) or (high and not _digits(high)):
                     self._refuse('a repeat other than {m}, {m,} or {m,n}')
                 self.at = close + 1
-                node = Repeat(node, int(low or 0),
-                              int(high) if high else (None if comma else int(low)))
+                bounds = int(low), int(high) if high else (None if comma else int(low))
             else:
-                return node
+                bounds = int(char == '+'), 1 if char == '?' else None
             if self._peek() in ('?', '+'):
                 self._refuse('a lazy or possessive repeat')
+            if bounds[1] is None and not isinstance(node, Chars):
+                self._refuse('a repeat without a bound of more than one character')
+            node = Repeat(node, *bounds)
+        return node
 
     def _atom(self) -> Node:
         char = self._take()
@@ -172,6 +174,8 @@ class _Parser:
         members: set[str] = set()
         while not members or self._peek() != ']':
             char = self._take()
+            if char == '[':
+                self._refuse("a '[' inside a class (a POSIX class such as [:digit:])")
             if char == '\\':
                 node = self._escape(in_class=True)
                 if not isinstance(node, Chars) or node.negated:
@@ -185,6 +189,10 @@ class _Parser:
                 members |= set(char + self.variants.get(char, ''))
         self.at += 1
         return Chars(frozenset(members), negated)
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def parse(source: str, macros: dict[str, Node], variants: dict[str, str]) -> Node:
@@ -282,6 +290,7 @@ def ends(node: Node, text: Text) -> int:
     return _reach(node, text.everywhere, text)
 
 
+
 def offsets(bits: int) -> np.ndarray:
     """The set bits of ``bits``, lowest first."""
     raw = np.frombuffer(bits.to_bytes((bits.bit_length() + 7) // 8, 'little'), dtype=np.uint8)
@@ -310,16 +319,18 @@ def _reach(node: Node, starts: int, text: Text) -> int:
 
 
 def _repeat(node: Repeat, starts: int, text: Text) -> int:
-    if isinstance(node.node, Chars) and node.high is None:
+    """A bounded repeat, step by step (the parser gives a repeat without a bound only to a
+    class of characters: a run, read at once)."""
+    if node.high is None:
+        assert isinstance(node.node, Chars)
         return _run(node.node, node.low, starts, text)
     reached = starts if node.low == 0 else 0
-    current, count = starts, 0
-    while current and (node.high is None or count < node.high):
+    current = starts
+    for count in range(1, node.high + 1):
         current = _reach(node.node, current, text)
-        count += 1
+        if not current:
+            break
         if count >= node.low:
-            if node.high is None and current | reached == reached:
-                break
             reached |= current
     return reached
 

@@ -327,12 +327,46 @@ def test_a_span_pattern_match_among_its_own_words_is_found(coordinator):
     assert found >= 20
 
 
-def test_a_match_longer_than_the_window_looked_back_is_still_a_signal(coordinator):
-    """An English span pattern has no bound (\\W+): a match wider than ``REACH`` characters
-    cannot be shown by RE2 in its window, and is a signal all the same."""
-    spaces = ' ' * (crisis.REACH + 10)
-    assert coordinator.crisis.read(f'a stranger{spaces}keeps messaging me').referral
-    assert coordinator.crisis.read(f'a stranger keeps{spaces}messaging me').referral
+@pytest.mark.parametrize('text', [
+    'a stranger' + ' ' * 3000 + 'keeps messaging me',
+    'a stranger keeps' + ' ' * 3000 + 'messaging me',
+    # \\W+ crosses Chinese text too: the longest match starts at the first "stranger", whose
+    # sentence says 我; a shorter one near the end asks about a word, and is set aside
+    '有个stranger一直' + '在网上和我聊天说了很多' * 200 + '\nwhat does the word stranger ask mean?',
+])
+def test_a_match_of_a_pattern_without_a_bound_is_read_from_its_real_start(coordinator, text):
+    """An English span pattern has no bound on its width (\\W+): each end's longest match
+    is found from the reversed text, however far back it starts."""
+    assert coordinator.crisis.read(text).referral
+
+
+@pytest.mark.parametrize('text', [
+    '我想過跳下去', '我想還跳下去', '只要我聽話就會給我錢', '他給我點錢叫我去',
+    '我想\U00013439跳下去',
+])
+def test_a_gap_of_traditional_or_rarer_format_characters_is_read_in_a_span(coordinator, text):
+    """The gap's characters in a span pattern, as RE2 reads them: their traditional forms
+    (過 還 會 點), and format characters of RE2's Unicode tables."""
+    assert coordinator.crisis.read(text).referral
+
+
+@pytest.mark.parametrize('text', ['\ud800', '我想死\udfff', 'ok\udc80ok'])
+def test_a_lone_surrogate_is_read_not_raised(coordinator, text):
+    coordinator.crisis.read(text)
+    assert coordinator.crisis.read(text).referral == ('死' in text)
+
+
+def test_letters_beyond_the_first_plane_are_folded_in_a_long_text(coordinator):
+    """Past RUNS runs to normalise, the text is folded by one table: it covers 𝐬𝐮𝐢𝐜𝐢𝐝𝐞."""
+    assert coordinator.crisis.read('ｈｉ ' * 300 + 'i am thinking about 𝐬𝐮𝐢𝐜𝐢𝐝𝐞').referral
+
+
+def test_a_character_nfkc_makes_long_reads_as_a_space(coordinator):
+    """U+FDFA is 18 characters under NFKC: a text of them stays its own length."""
+    detector = coordinator.crisis
+    assert len(detector.fold('\ufdfa' * 1000)) == 1000
+    assert len(detector.fold('x' * 300 + ' \ufdfa' * 300)) == 900     # the table's path too
+    assert detector.read('kill\ufdfamyself').referral
 
 
 def test_a_span_pattern_the_reader_cannot_read_exactly_stops_the_load():
