@@ -30,12 +30,12 @@ from robot_skills.records import (
     exercises,
     export,
     learner,
-    live,
     mindmaps,
     pairs,
     readbacks,
 )
 from robot_skills.records.errors import ToolError
+from robot_skills.records.live import presence, sessions, threads
 from robot_skills.records.roles import Principal
 from robot_skills.records.store import Store
 from robot_skills.records.tools import Context, Result, Tool
@@ -54,8 +54,8 @@ def by_name(lists: Iterable[tuple[Tool, ...]]) -> dict[str, Tool]:
     return tools
 
 
-MODULES = (pairs, contracts, courses, documents, concepts, exercises, mindmaps, live, closure,
-           learner, readbacks, export, erasure)
+MODULES = (pairs, contracts, courses, documents, concepts, exercises, mindmaps, sessions,
+           presence, threads, closure, learner, readbacks, export, erasure)
 TOOLS = by_name(module.TOOLS for module in MODULES)
 
 

@@ -29,7 +29,7 @@ from pydantic import Field
 from robot_skills.records.errors import ToolError, conflict, validation
 from robot_skills.records.exercises import INCORRECT_BELOW
 from robot_skills.records.ids import plain
-from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
+from robot_skills.records.tools import Args, Context, PairArgs, ToolResult, tool
 
 COUNTS = ('flashcards_reviewed_count', 'exercises_submitted_count', 'live_turns_count',
           'duration_minutes')
@@ -59,18 +59,18 @@ class Evaluation(PairArgs):
     evidence_refs: list[str] = []
 
 
-class Action(Out):
+class Action(ToolResult):
     tool: str
     pre_filled_refs: dict[str, str]
 
 
-class Signal(Out):
+class Signal(ToolResult):
     incorrect_submission_count: int
     concepts_with_flashcard: int
     concepts_total: int
 
 
-class Facts(Out):
+class Facts(ToolResult):
     lesson_id: str
     state: str
     completed: list[str]
@@ -79,7 +79,7 @@ class Facts(Out):
     incorrect_review_signal: Signal
 
 
-class Evaluated(Out):
+class Evaluated(ToolResult):
     evaluation_id: str
     updated: bool
     human_note: str
@@ -140,7 +140,7 @@ class Close(LessonArgs):
     no_cognitive_update_reason: str = ''
 
 
-class Closed(Out):
+class Closed(ToolResult):
     lesson_id: str
     closed_at: str
     closure_progress: Facts

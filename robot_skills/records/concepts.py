@@ -18,7 +18,7 @@ from pydantic import Field
 
 from robot_skills.records.errors import validation
 from robot_skills.records.roles import LEARNER
-from robot_skills.records.tools import Context, Out, PairArgs, tool
+from robot_skills.records.tools import Context, PairArgs, ToolResult, tool
 
 RATINGS = {'again': Rating.Again, 'hard': Rating.Hard, 'good': Rating.Good, 'easy': Rating.Easy}
 
@@ -30,7 +30,7 @@ class AddConcept(PairArgs):
     source_refs: list[str] = []
 
 
-class ConceptAdded(Out):
+class ConceptAdded(ToolResult):
     concept_id: str
     course_id: str
     lesson_concept_ids: list[str]
@@ -61,7 +61,7 @@ class UpdateConcept(PairArgs):
     flashcard_ids: list[str] | None = None
 
 
-class ConceptChanged(Out):
+class ConceptChanged(ToolResult):
     concept_id: str
     changed: list[str]
 
@@ -93,7 +93,7 @@ class AddFlashcard(PairArgs):
     concept_id: str = Field('', description='also listed on the concept\'s flashcard_ids')
 
 
-class CardAdded(Out):
+class CardAdded(ToolResult):
     flashcard_id: str
     due_at: str
 
@@ -132,7 +132,7 @@ class UpdateFlashcard(PairArgs):
     deck_id: str | None = None
 
 
-class CardEdited(Out):
+class CardEdited(ToolResult):
     flashcard_id: str
     due_at: str
     schedule_kept: Literal[True]
@@ -159,7 +159,7 @@ class ReviewFlashcard(PairArgs):
     rating: Literal['again', 'hard', 'good', 'easy']
 
 
-class Reviewed(Out):
+class Reviewed(ToolResult):
     flashcard_id: str
     due_at: str
     stability: float | None

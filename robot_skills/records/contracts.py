@@ -22,7 +22,7 @@ from pydantic import Field, field_validator, model_validator
 
 from robot_skills.records.errors import conflict, not_found, validation
 from robot_skills.records.roles import LEARNER
-from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
+from robot_skills.records.tools import Args, Context, PairArgs, ToolResult, tool
 
 CLASS_C = ('reminder_channel', 'reminder_channels', 'notification_channel', 'channels', 'push',
            'ical', 'email', 'sms')
@@ -89,7 +89,7 @@ TERMS = ('goal', 'time_range', 'success_criteria', 'intensity', 'interaction_mod
          'content_modality', 'pace', 'weekly_capacity_hours', 'preferred_time_of_day', 'title')
 
 
-class Proposed(Out):
+class Proposed(ToolResult):
     contract_id: str
     setup_status: Literal['proposed']
 
@@ -144,7 +144,7 @@ class Establish(ContractArgs):
     class_c: ClassC | None = Field(None, description="her reminder channels, hers to choose")
 
 
-class Established(Out):
+class Established(ToolResult):
     contract_id: str
     setup_status: Literal['established']
     established_at: str
@@ -200,7 +200,7 @@ class UpdateCadence(ContractArgs):
     cadence: Cadence
 
 
-class CadenceSet(Out):
+class CadenceSet(ToolResult):
     contract_id: str
     cadence: dict
     updated_at: str
@@ -223,7 +223,7 @@ class Void(ContractArgs):
     learner_consent: str = Field(min_length=1, description="the learner's own words of consent")
 
 
-class Voided(Out):
+class Voided(ToolResult):
     contract_id: str
     active: Literal[False]
     voided_at: str
@@ -255,7 +255,7 @@ class Coverage(ContractArgs):
     remove_course_ids: list[str] = []
 
 
-class Covered(Out):
+class Covered(ToolResult):
     contract_id: str
     covered_course_ids: list[str]
 
@@ -290,7 +290,7 @@ class Complete(ContractArgs):
     completion_note: str = Field(min_length=1, description='结业词: a testimony, written with care')
 
 
-class Completed(Out):
+class Completed(ToolResult):
     contract_id: str
     completed_at: str
     completion_note: str

@@ -24,7 +24,7 @@ from robot_skills.records import prep
 from robot_skills.records.contracts import current_or_refuse
 from robot_skills.records.errors import conflict, not_found
 from robot_skills.records.roles import LEARNER
-from robot_skills.records.tools import Context, Out, PairArgs, tool
+from robot_skills.records.tools import Context, PairArgs, ToolResult, tool
 
 
 class CreateCourse(PairArgs):
@@ -35,7 +35,7 @@ class CreateCourse(PairArgs):
                                              description='"一共几节": the completion gate')
 
 
-class CourseMade(Out):
+class CourseMade(ToolResult):
     course_id: str
     planned_lesson_count: int | None
     joined_contract_id: str | None
@@ -65,7 +65,7 @@ class AddLesson(PairArgs):
                                         description='e.g. {"mindmap": "why no mind map"}')
 
 
-class LessonAdded(Out):
+class LessonAdded(ToolResult):
     lesson_id: str
     position: int
     revision: int
@@ -108,7 +108,7 @@ class UpdateLesson(LessonArgs):
         return self
 
 
-class Revised(Out):
+class Revised(ToolResult):
     lesson_id: str
     revision: int
     revision_kind: Literal['teaching', 'technical']
@@ -156,7 +156,7 @@ LAWS = {'not_started': (), 'in_progress': ('teacher_note',),
         'completed_declared': ('erratum',), 'closed': ('erratum',)}
 
 
-class Patched(Out):
+class Patched(ToolResult):
     patch_id: str
     lesson_id: str
     kind: Literal['teacher_note', 'erratum']
@@ -181,7 +181,7 @@ def patch_lesson(context: Context, args: PatchLesson) -> dict:
             'text_rewritten': False}
 
 
-class Published(Out):
+class Published(ToolResult):
     lesson_id: str
     published_at: str
     status: Literal['PASS', 'PASS_WITH_WARNINGS']
@@ -240,7 +240,7 @@ class DeclareProgress(LessonArgs):
 ORDER = ('not_started', 'in_progress', 'completed_declared', 'closed')
 
 
-class Progress(Out):
+class Progress(ToolResult):
     lesson_id: str
     progress: Literal['in_progress', 'completed_declared']
 

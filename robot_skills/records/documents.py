@@ -16,7 +16,7 @@ from pydantic import Field
 
 from robot_skills.records.errors import validation
 from robot_skills.records.roles import LEARNER
-from robot_skills.records.tools import Context, Out, PairArgs, tool
+from robot_skills.records.tools import Context, PairArgs, ToolResult, tool
 
 FRONTMATTER = re.compile(r'\A---\s*\n(.*?)\n---\s*\n', re.DOTALL)
 TITLE_LENGTH = 40
@@ -92,7 +92,7 @@ class CreateDocument(PairArgs):
     title: str = ''
 
 
-class Shelved(Out):
+class Shelved(ToolResult):
     document_id: str
     title: str
     source: str
@@ -117,7 +117,7 @@ class AddHighlight(PairArgs):
     note: str = ''
 
 
-class Highlighted(Out):
+class Highlighted(ToolResult):
     highlight_id: str
     start: int
 
@@ -142,7 +142,7 @@ class UpdateDocument(PairArgs):
     content_markdown: str | None = Field(None, min_length=1, max_length=500_000)
 
 
-class Reanchored(Out):
+class Reanchored(ToolResult):
     document_id: str
     highlights_moved: int
     highlights_orphaned: int

@@ -50,7 +50,7 @@ from robot_skills.adapters.database import purge as checkpoint
 from robot_skills.records.errors import ToolError, conflict, not_found, validation
 from robot_skills.records.roles import LEARNER, Role
 from robot_skills.records.store import Store
-from robot_skills.records.tools import Args, Context, Out, tool
+from robot_skills.records.tools import Args, Context, ToolResult, tool
 
 WINDOW = timedelta(minutes=10)
 COPY_CHARS = 8
@@ -122,14 +122,14 @@ class Erase(Args):
     confirm: str = Field('', max_length=64, description='the code of the first call')
 
 
-class Counts(Out):
+class Counts(ToolResult):
     live_responses: int
     adhoc_messages: int
     feedback: int
     copies: int
 
 
-class Erased(Out):
+class Erased(ToolResult):
     erased: bool
     counts: Counts
     pair_ids: list[str]

@@ -18,7 +18,7 @@ from pydantic import Field, model_validator
 
 from robot_skills.records.errors import conflict
 from robot_skills.records.roles import LEARNER
-from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
+from robot_skills.records.tools import Args, Context, PairArgs, ToolResult, tool
 
 INCORRECT_BELOW = 60.0
 
@@ -31,7 +31,7 @@ class AddExercise(PairArgs):
     tags: list[str] = []
 
 
-class ExerciseAdded(Out):
+class ExerciseAdded(ToolResult):
     exercise_id: str
 
 
@@ -77,7 +77,7 @@ class AddQuiz(PairArgs):
     questions: list[Question] = Field(min_length=1)
 
 
-class QuizAdded(Out):
+class QuizAdded(ToolResult):
     quiz_id: str
     questions: int
     graded_questions: int
@@ -103,7 +103,7 @@ class Submit(PairArgs):
     confidence: Literal['low', 'medium', 'high'] | None = None
 
 
-class Submitted(Out):
+class Submitted(ToolResult):
     submission_id: str
     status: Literal['submitted']
 
@@ -127,7 +127,7 @@ class Grade(PairArgs):
     regrade: bool = False
 
 
-class Graded(Out):
+class Graded(ToolResult):
     submission_id: str
     status: Literal['graded']
     score: float | None

@@ -36,7 +36,7 @@ from pydantic import Field
 
 from robot_skills.records.errors import ToolError, validation
 from robot_skills.records.roles import Role
-from robot_skills.records.tools import Args, Context, Out, tool
+from robot_skills.records.tools import Args, Context, ToolResult, tool
 
 WHO = frozenset({Role.LEARNER, Role.OPERATOR})
 _LESSONS = 'JOIN lesson USING (lesson_id) JOIN course USING (course_id) WHERE course.pair_id = ?'
@@ -91,7 +91,7 @@ class ExportArgs(Args):
                         description="'' her first pair; then the answer's next_cursor")
 
 
-class PairRecords(Out):
+class PairRecords(ToolResult):
     """Every record of one pair, table by table, as stored."""
 
     pair: dict[str, Any]
@@ -126,7 +126,7 @@ class PairRecords(Out):
     live_events: Rows
 
 
-class Exported(Out):
+class Exported(ToolResult):
     learner: dict[str, Any]
     pair_ids: list[str]
     page: PairRecords | None

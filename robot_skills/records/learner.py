@@ -38,7 +38,7 @@ from robot_skills.records.calibration import confidence_judgement
 from robot_skills.records.closure import REFLECTIONS, Facts, progress_of
 from robot_skills.records.errors import conflict, permission, validation
 from robot_skills.records.roles import LEARNER
-from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
+from robot_skills.records.tools import Args, Context, PairArgs, ToolResult, tool
 
 FIRST_LESSON_FOR_HYPOTHESES = 3
 # A reflection's main attribution, and the action link type that matches it.
@@ -82,7 +82,7 @@ class Hypothesis(PairArgs):
         return self
 
 
-class HypothesisWritten(Out):
+class HypothesisWritten(ToolResult):
     hypothesis_id: str | None
     written: bool
     action: str
@@ -160,7 +160,7 @@ class Verdict(PairArgs):
     verdict: Literal['confirmed', 'rejected', 'frozen']
 
 
-class VerdictSet(Out):
+class VerdictSet(ToolResult):
     hypothesis_id: str
     verdict: str
     allowed_for_teaching: bool
@@ -209,12 +209,12 @@ class Reflect(PairArgs):
         return self
 
 
-class CreatedRefs(Out):
+class CreatedRefs(ToolResult):
     reflection_id: str
     anchored_lesson_id: str | None
 
 
-class Reflected(Out):
+class Reflected(ToolResult):
     created_refs: CreatedRefs
     anchor_source: str
     human_note: str
@@ -289,7 +289,7 @@ class Feedback(PairArgs):
     boundary_update: BoundaryUpdate | None = None
 
 
-class FeedbackRecorded(Out):
+class FeedbackRecorded(ToolResult):
     feedback_id: str
     status: Literal['open']
     boundary: list[str]
@@ -334,7 +334,7 @@ class FeedbackStatus(PairArgs):
 NEXT = {'open': ('acknowledged',), 'acknowledged': ('addressed', 'declined')}
 
 
-class FeedbackMoved(Out):
+class FeedbackMoved(ToolResult):
     feedback_id: str
     status: str
     final: bool

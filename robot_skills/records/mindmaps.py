@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from robot_skills.records.errors import permission, validation
-from robot_skills.records.tools import Args, Context, Out, PairArgs, tool
+from robot_skills.records.tools import Args, Context, PairArgs, ToolResult, tool
 
 SKYLIGHT = (50.0, 8.0)
 X_RANGE, Y_RANGE = (8.0, 92.0), (12.0, 95.0)
@@ -164,7 +164,7 @@ class AddSeed(PairArgs):
         return self
 
 
-class Seeded(Out):
+class Seeded(ToolResult):
     mindmap_id: str
     nodes: int
 
@@ -194,7 +194,7 @@ class UpdateSeed(PairArgs):
     content: MapContent
 
 
-class Reseeded(Out):
+class Reseeded(ToolResult):
     mindmap_id: str
     snapshot_synced: Literal[True]
 

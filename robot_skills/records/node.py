@@ -54,7 +54,7 @@ from robot_skills.interface import (
 from robot_skills.model import wire
 from robot_skills.records import erasure
 from robot_skills.records.api import TOOLS, Records, Result, Store
-from robot_skills.records.live import MAX_WAIT
+from robot_skills.records.live.presence import MAX_WAIT
 from robot_skills.records.roles import OPERATOR, Principal, agent, learner
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
@@ -104,7 +104,7 @@ class LearningRecords(GuardedNode):
         self._lock = threading.Lock()
         self._timeouts = MutuallyExclusiveCallbackGroup()
         self._events_of: Waits[str] = Waits(self, self._timeouts)
-        self._published = self._last_seq()
+        self._published = self.store.last_live_seq()
         self._events = self.create_publisher(RecordsEvent, RECORDS_LIVE_EVENTS.name,
                                              profile(RECORDS_LIVE_EVENTS.qos))
         calls = ReentrantCallbackGroup()
@@ -190,9 +190,7 @@ class LearningRecords(GuardedNode):
         if tool not in TOOLS or TOOLS[tool].reads:
             return result
         with self._lock:        # in seq order, each once
-            with self.store.read():
-                fresh = self.store.all('SELECT * FROM live_event WHERE seq > ? ORDER BY seq',
-                                       self._published)
+            fresh = self.store.live_events_after(self._published)
             if fresh:
                 self._published = fresh[-1]['seq']
             for row in fresh:
@@ -216,9 +214,7 @@ class LearningRecords(GuardedNode):
 
         def missed() -> bool:
             """An event committed between the first look and now, which woke nobody."""
-            with self.store.read():
-                return self.store.one('SELECT 1 FROM live_event WHERE pair_id = ? AND seq > ? '
-                                      'LIMIT 1', pair_id, first.result['cursor']) is not None
+            return self.store.has_live_event(pair_id, first.result['cursor'])
         if not await self._events_of.wait(pair_id, timeout, missed):
             return first
         again = ({**args, 'timeout_s': 0, 'since': first.result['cursor']}
@@ -228,9 +224,6 @@ class LearningRecords(GuardedNode):
     def _active_pair(self, principal: Principal) -> str:
         with self.store.read():
             return replace(self.records.context, principal=principal).pair()
-
-    def _last_seq(self) -> int:
-        return self.store.row('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s']
 
 
 def main(args: list[str] | None = None) -> int:

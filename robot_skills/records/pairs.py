@@ -16,7 +16,7 @@ from pydantic import Field
 
 from robot_skills.records.errors import ToolError, conflict, validation
 from robot_skills.records.roles import LEARNER
-from robot_skills.records.tools import Args, Context, Out, tool
+from robot_skills.records.tools import Args, Context, ToolResult, tool
 
 Text = Field(min_length=1, max_length=200)
 
@@ -26,7 +26,7 @@ class RegisterLearner(Args):
     display_name: str = Text
 
 
-class Registered(Out):
+class Registered(ToolResult):
     learner_id: str
     registered: Literal['now', 'already']
 
@@ -57,13 +57,13 @@ class CreatePair(Args):
                               description="the agent's own display name")
 
 
-class Agent(Out):
+class Agent(ToolResult):
     provider: str
     model: str
     display_name: str
 
 
-class PairMade(Out):
+class PairMade(ToolResult):
     pair_id: str
     learner_id: str
     status: Literal['active']

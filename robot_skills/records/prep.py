@@ -24,7 +24,7 @@ from pydantic import Field
 from robot_skills.records.documents import h1_headings
 from robot_skills.records.mindmaps import stored_problems
 from robot_skills.records.store import Store
-from robot_skills.records.tools import Out
+from robot_skills.records.tools import ToolResult
 
 Verdict = Literal['pass', 'skip', 'warn', 'fail']
 EMPTY_LINK = re.compile(r'\[[^\]]*\]\(\s*\)')
@@ -39,18 +39,18 @@ class Check:
     message: str = ''
 
 
-class CheckRow(Out):
+class CheckRow(ToolResult):
     id: str
     result: Verdict
     message: str
 
 
-class Counts(Out):
+class Counts(ToolResult):
     pass_: int = Field(alias='pass')
     skip: int
 
 
-class LessonReport(Out):
+class LessonReport(ToolResult):
     lesson_id: str
     title: str
     status: Literal['PASS', 'PASS_WITH_WARNINGS', 'FAIL']
@@ -60,7 +60,7 @@ class LessonReport(Out):
     checks: list[CheckRow] | None = None
 
 
-class Report(Out):
+class Report(ToolResult):
     """verify_prep's answer: one lesson's report, or a course's."""
 
     lesson_id: str | None = None

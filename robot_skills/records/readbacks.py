@@ -22,9 +22,9 @@ from pydantic import Field, field_validator
 
 from robot_skills.records.closure import REFLECTIONS
 from robot_skills.records.contracts import current
-from robot_skills.records.live import pending_items
+from robot_skills.records.live.presence import pending_items
 from robot_skills.records.roles import SHARED_READ, Role
-from robot_skills.records.tools import Context, Out, PairArgs, tool
+from robot_skills.records.tools import Context, PairArgs, ToolResult, tool
 
 STALE_AFTER = timedelta(days=30)
 EXCERPT = 120
@@ -117,7 +117,7 @@ class BriefArgs(PairArgs):
     lesson_id: str = ''
 
 
-class Brief(Out):
+class Brief(ToolResult):
     top_confidence_hypotheses: list[dict]
     needs_reverification: list[dict]
     recent_evaluations: list[dict]
@@ -138,7 +138,7 @@ def get_learner_brief(context: Context, args: BriefArgs) -> dict:
     return {**content, 'brief_etag': etag(content), 'generated_at': context.now()}
 
 
-class ContextOut(Out):
+class WorkingContext(ToolResult):
     identity: dict
     active_contracts: list[dict]
     recent_lessons: list[dict]
@@ -149,7 +149,7 @@ class ContextOut(Out):
     brief_etag: str
 
 
-@tool('get_context', PairArgs, ContextOut, reads=True)
+@tool('get_context', PairArgs, WorkingContext, reads=True)
 def get_context(context: Context, args: PairArgs) -> dict:
     """Cold start: a compact snapshot of where the pair is, with the brief's etag."""
     pair_id = context.pair(args.pair_id)
@@ -235,7 +235,7 @@ def instant(value: str) -> datetime:
     return parsed
 
 
-class Inbox(Out):
+class Inbox(ToolResult):
     items: list[dict]
     open_feedback: dict
 
@@ -303,7 +303,7 @@ class LessonRead(PairArgs):
     include_content: bool = False
 
 
-class LessonBack(Out):
+class LessonBack(ToolResult):
     lesson_id: str
     title: str
     course_id: str
@@ -343,7 +343,7 @@ class ExerciseRead(PairArgs):
     exercise_id: str = Field(min_length=1)
 
 
-class ExerciseBack(Out):
+class ExerciseBack(ToolResult):
     exercise_id: str
     prompt: str
     reference_answer: str | None = Field(description="the grading key; None for the learner "
@@ -375,7 +375,7 @@ class SubmissionRead(PairArgs):
     submission_id: str = Field(min_length=1)
 
 
-class SubmissionBack(Out):
+class SubmissionBack(ToolResult):
     submission_id: str
     learner_answer: str
     status: str

@@ -530,6 +530,23 @@ class Store:
         self.run('INSERT INTO event (pair_id, kind, payload, at) VALUES (?, ?, ?, ?)',
                  pair_id, kind, json.dumps(payload, ensure_ascii=False), at)
 
+    # ---- the live event stream, as the node publishes it -----------------------------------
+
+    def live_events_after(self, seq: int) -> list[sqlite3.Row]:
+        """Every live event after ``seq``, in order (in a snapshot)."""
+        with self.read():
+            return self.all('SELECT * FROM live_event WHERE seq > ? ORDER BY seq', seq)
+
+    def has_live_event(self, pair_id: str, after: int) -> bool:
+        """Whether ``pair_id`` has a live event after the cursor ``after`` (in a snapshot)."""
+        with self.read():
+            return self.one('SELECT 1 FROM live_event WHERE pair_id = ? AND seq > ? LIMIT 1',
+                            pair_id, after) is not None
+
+    def last_live_seq(self) -> int:
+        """The sequence number of the last live event (0 before the first)."""
+        return int(self.row('SELECT coalesce(max(seq), 0) AS s FROM live_event')['s'])
+
     def close(self) -> None:
         self._readers.close()
         self.db.close()

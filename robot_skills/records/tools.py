@@ -42,7 +42,7 @@ class Args(BaseModel):
     model_config = ConfigDict(extra='forbid', frozen=True)
 
 
-class Out(BaseModel):
+class ToolResult(BaseModel):
     """A tool's result: exactly the declared fields (a tool cannot leak an undeclared one)."""
 
     model_config = ConfigDict(extra='forbid')
@@ -61,7 +61,7 @@ PAIRS_LISTED = 20       # active pairs a refusal lists (a school has hundreds: n
 class Tool:
     name: str
     args: type[BaseModel]
-    result: type[Out]
+    result: type[ToolResult]
     run: Callable[[Context, Any], dict]
     doc: str
     reads: bool = False       # reads only: runs on a snapshot, in parallel with any other call
@@ -71,7 +71,7 @@ class Tool:
 Function = Callable[[Any, ArgsT], dict]
 
 
-def tool(name: str, args: type[ArgsT], result: type[Out], reads: bool = False,
+def tool(name: str, args: type[ArgsT], result: type[ToolResult], reads: bool = False,
          who: frozenset[Role] | None = None) -> Callable[[Function], Tool]:
     """The ``Tool`` named ``name`` (the document's name where it gives one) made of the
     function it decorates; ``reads`` when it never writes (a write it tried anyway would

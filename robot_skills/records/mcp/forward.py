@@ -33,7 +33,7 @@ from robot_skills.interface import (
     RECORDS_LEARNER_CALL,
     RECORDS_OPERATOR_CALL,
 )
-from robot_skills.records.live import MAX_WAIT
+from robot_skills.records.live.presence import MAX_WAIT
 from robot_skills.records.mcp.bridge import on_executor
 from robot_skills.records.mcp.server import build
 from robot_skills.records.roles import Principal, Role
