@@ -38,16 +38,26 @@ on with the next batch, so nothing already said is replayed.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from robot_skills.classroom.grading import Grade, Grader, Tier
+from robot_skills.classroom.course import (
+    TRACED,
+    ClassroomState,
+    Closing,
+    Course,
+    FetchLesson,
+    LessonFetched,
+    Phase,
+    Result,
+    Timing,
+)
+from robot_skills.classroom.grading import Grader, Tier
 from robot_skills.classroom.lesson import Lesson, Library, Phrases
 from robot_skills.classroom.quota import (
     DEFAULT_MINUTES,
     DEFAULT_POINTS,
     Feedback,
-    Plan,
     PlanError,
     plan,
     plan_direct,
@@ -80,15 +90,12 @@ from robot_skills.model.skill import (
     Heard,
     Refused,
     SendBatch,
-    SkillEffect,
-    SkillEvent,
     StartTimer,
     Step,
     TimerFired,
     Trace,
 )
 
-Result = BatchReturned | BatchCompleted | CommandCompleted   # what a batch or command returns
 NEUTRAL = (0.0,) * 7
 DISPLAY_RIGHT = (0.0, 0.0, 0.0, -100.0, 90.0, 0.0, -70.0)
 RAW_THUMB = 92
@@ -106,99 +113,42 @@ MOTION_DEVICES = frozenset({Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM,
 NUMBER_TIMER = 'number_display'
 SPOKEN_KEPT = 8          # what the robot said for a point, kept to recognise echoes
 CLAUSE_END = frozenset('，。！？；：,.!?;:、')
-SPEAKING = frozenset({'asking', 'ending', 'direct', 'welcome', 'opening', 'lecture', 'question',
-                      'reask', 'off_topic', 'feedback', 'explain', 'transition', 'farewell'})
+ASKING_BACK = (Phase.QUESTION, Phase.REASK, Phase.OFF_TOPIC)   # an answer may come during them
+SPEECH_STOPS = frozenset({Phase.WELCOME, Phase.OPENING, Phase.LECTURE, Phase.QUESTION,
+                          Phase.DIRECT, Phase.ASKING, Phase.TRANSITION})   # a failed speech ends
+SPEAKING = frozenset({Phase.ASKING, Phase.ENDING, Phase.DIRECT, Phase.WELCOME, Phase.OPENING,
+                      Phase.LECTURE, Phase.QUESTION, Phase.REASK, Phase.OFF_TOPIC, Phase.FEEDBACK,
+                      Phase.EXPLAIN, Phase.TRANSITION, Phase.FAREWELL})
 
 
 @dataclass(frozen=True)
-class Timing:
-    """Seconds the flow decides itself (the node's parameters ``number_display_s`` and
-    ``gesture_result_timeout``)."""
+class Transition:
+    """What the flow does after the batch of a phase returns or completes: the
+    ``ClassroomCore`` method that takes the step, and the phases it may leave the course in
+    (a test holds every step of the suite to them; ``docs/classroom-flow.md`` draws them)."""
 
-    number_display: float = 0.5    # the number, formed, is held this long before the lecture
-    gesture_result: float = 5.0    # a feedback gesture or the number hand: later is a failure
-
-
-@dataclass(frozen=True)
-class FetchLesson(SkillEffect):
-    """Effect: ask the content provider for a lesson on ``topic`` (the node does the I/O)."""
-
-    topic: str
-    minutes: float
-    points: int
+    handler: str
+    to: tuple[Phase, ...]
 
 
-@dataclass(frozen=True)
-class LessonFetched(SkillEvent):
-    """Event: what the content provider returned (``lesson`` None when it could not)."""
-
-    topic: str
-    lesson: Lesson | None
-    error: str = ''
-
-
-@dataclass(frozen=True)
-class Course:
-    """One lesson, from the request to ``course_completed``; the document's variables."""
-
-    number: int
-    topic: str = ''
-    lesson: Lesson | None = None
-    minutes: float = DEFAULT_MINUTES
-    points: int = DEFAULT_POINTS
-    presentation_mode: str = 'unconfirmed'     # unconfirmed | classroom | direct | completed
-    awaiting_state: str = 'none'               # awaiting_mode_confirmation | awaiting_topic |
-    #                                            awaiting_answer | paused | none
-    opening_stage: str = 'not_started'         # -> welcome_started -> ready_for_first_point
-    closing: str = 'in_progress'               # -> closing_feedback -> closing -> course_completed
-    current_point: int = 0
-    number_gesture_disabled: bool = False
-    voice_only: bool = False
-    head_feedback_retry_pending: str = ''      # '' | nod | shake
-    tts_chars_used: int = 0
-    plan: Plan | None = None
-    utterances: tuple[str, ...] = ()           # direct mode
-    phase: str = 'asking'
-    waiting_for: str = ''                      # the batch whose barrier the flow waits for
-    batches: int = 0
-    follow_up_asked: bool = False
-    answer_early: str = ''                     # an answer heard while the question was said
-    grade: Grade | None = None
-    last_speech: str = ''
-    paused: tuple[str, str, str] = ('', '', '')   # phase, awaiting_state, waiting_for
-    held: tuple[Result, ...] = ()
-    pause_cut_speech: bool = False
-    pause_speaking: bool = False               # a speech was in flight when paused
-    resuming: bool = False                     # 继续 heard, the pause not yet left
-    hand_done: Outcome | None = None           # the number hand's outcome, if before acceptance
-    asked_mode: Mode | None = None
-    stopped: bool = False
-    gesturing: tuple[tuple[str, str], ...] = ()   # (batch id, device) of gestures in flight
-    cut_gestures: tuple[str, ...] = ()         # batches whose gestures our pause cancelled
-    spoken: tuple[str, ...] = ()               # what the robot said for this point (echoes)
-
-    @property
-    def active(self) -> bool:
-        return self.presentation_mode != 'completed'
-
-    @property
-    def point_count(self) -> int:
-        return len(self.plan.points) if self.plan else 0
-
-
-@dataclass(frozen=True)
-class ClassroomState:
-    course: Course | None = None
-    lessons: int = 0
-    missing: frozenset[str] = field(default_factory=frozenset)
-    last_topic: str = ''
-    devices_known: bool = False     # the runtime reported which devices exist
-    deferred: str = ''              # a request heard before that: taken up once they are known
-
-
-TRACED = ('presentation_mode', 'awaiting_state', 'opening_stage', 'closing', 'current_point',
-          'number_gesture_disabled', 'voice_only', 'head_feedback_retry_pending',
-          'tts_chars_used')
+FLOW: dict[tuple[Phase, type], Transition] = {
+    (Phase.FORMING, BatchReturned): Transition('_forming_accepted', ()),
+    (Phase.QUESTION, BatchReturned): Transition('_question_accepted', ()),
+    (Phase.ASKING, BatchCompleted): Transition('_asked', ()),
+    (Phase.ENDING, BatchCompleted): Transition('_ended', ()),
+    (Phase.DIRECT, BatchCompleted): Transition('_said_direct', ()),
+    (Phase.WELCOME, BatchCompleted): Transition('_welcomed', ()),
+    (Phase.OPENING, BatchCompleted): Transition('_point_next', ()),
+    (Phase.TRANSITION, BatchCompleted): Transition('_point_next', ()),
+    (Phase.LECTURE, BatchCompleted): Transition('_lectured', ()),
+    (Phase.QUESTION, BatchCompleted): Transition('_question_asked', ()),
+    (Phase.REASK, BatchCompleted): Transition('_question_asked', ()),
+    (Phase.OFF_TOPIC, BatchCompleted): Transition('_question_asked', ()),
+    (Phase.FEEDBACK, BatchCompleted): Transition('_feedback_done', ()),
+    (Phase.HEAD_RETRY, BatchCompleted): Transition('_head_retried', ()),
+    (Phase.EXPLAIN, BatchCompleted): Transition('_explained', ()),
+    (Phase.FAREWELL, BatchCompleted): Transition('_farewell_said', ()),
+}
 
 
 class ClassroomCore:
@@ -207,13 +157,13 @@ class ClassroomCore:
     skill = 'classroom_presenter'
 
     def __init__(self, library: Library, phrases: Phrases, lexicon: Lexicon,
-                 provider: bool = False, timing: Timing = Timing()) -> None:
+                 provider: bool = False, timing: Timing | None = None) -> None:
         self.library = library
         self.phrases = phrases
         self.read = Reader(lexicon, library.names())
         self.grader = Grader(lexicon)
         self.provider = provider
-        self.timing = timing
+        self.timing = timing or Timing()
 
     def initial(self) -> ClassroomState:
         return ClassroomState()
@@ -259,7 +209,7 @@ class ClassroomCore:
         course = state.course
         if (event.dropped.reason == 'empty' and course is not None and course.active
                 and course.awaiting_state == 'awaiting_answer'
-                and course.phase == 'waiting_answer'):
+                and course.phase == Phase.WAITING_ANSWER):
             return self._answer(state, '')
         return self._ignore(state, f'input refused ({event.dropped.reason})')
 
@@ -278,7 +228,7 @@ class ClassroomCore:
             return self._ignore(state, 'paused: only 继续 or 停止 count', text)
         if command is Command.PAUSE and course.presentation_mode in ('classroom', 'direct'):
             return self._pause(state)
-        if course.phase == 'asking' and course.awaiting_state in ('awaiting_mode_confirmation',
+        if course.phase == Phase.ASKING and course.awaiting_state in ('awaiting_mode_confirmation',
                                                                   'awaiting_topic'):
             return self._set(state, replace(course, answer_early=text),   # still asking
                              [Trace('answer_early', detail={'chars': len(text)})])
@@ -287,7 +237,7 @@ class ClassroomCore:
         if course.awaiting_state == 'awaiting_topic':
             return self._topic_reply(state, text)
         if course.awaiting_state == 'awaiting_answer':
-            if course.phase in ('question', 'reask', 'off_topic'):   # still speaking: keep it
+            if course.phase in ASKING_BACK:           # still speaking: keep it
                 return self._set(state, replace(course, answer_early=text),
                                  [Trace('answer_early', detail={'chars': len(text)})])
             return self._answer(state, text)
@@ -335,16 +285,16 @@ class ClassroomCore:
         if request.other_topic:
             course = replace(course, topic=request.other_topic)
             if self.provider:
-                return self._set(state, replace(course, phase='fetching'), [
+                return self._set(state, replace(course, phase=Phase.FETCHING), [
                     FetchLesson(course.topic, course.minutes, course.points)])
             return self._finish_with(state, course, self.phrases.no_material.format(
                 topic=course.topic), 'no_material')
-        return self._say(state, replace(course, awaiting_state='awaiting_topic'), 'asking',
+        return self._say(state, replace(course, awaiting_state='awaiting_topic'), Phase.ASKING,
                          self.phrases.topic_question)
 
     def _fetched(self, state: ClassroomState, event: LessonFetched) -> Step[ClassroomState]:
         course = state.course
-        if course is None or course.phase != 'fetching' or course.topic != event.topic:
+        if course is None or course.phase != Phase.FETCHING or course.topic != event.topic:
             return self._ignore(state, 'a lesson that is no longer wanted', event.topic)
         if event.lesson is None:
             return self._finish_with(state, course, self.phrases.no_material.format(
@@ -357,7 +307,7 @@ class ClassroomCore:
         state = replace(state, last_topic=lesson.topic)
         if course.asked_mode is None:
             return self._say(state, replace(course, awaiting_state='awaiting_mode_confirmation'),
-                             'asking', self.phrases.mode_question)
+                             Phase.ASKING, self.phrases.mode_question)
         return self._begin(state, course, course.asked_mode)
 
     def _mode_reply(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
@@ -371,7 +321,7 @@ class ClassroomCore:
             return self._begin(state, replace(course, awaiting_state='none'), mode)
         if course.follow_up_asked:
             return self._ignore(state, 'still no choice of mode', text)
-        return self._say(state, replace(course, follow_up_asked=True), 'asking',
+        return self._say(state, replace(course, follow_up_asked=True), Phase.ASKING,
                          self.phrases.mode_follow_up)
 
     def _topic_reply(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
@@ -430,12 +380,13 @@ class ClassroomCore:
         gestures = tuple((batch.batch_id, c.device.value) for c in commands
                          if isinstance(c, (ArmGesture, HeadGesture)))
         course = replace(course, batches=number, gesturing=course.gesturing + gestures,
+                         sent=(*course.sent, (batch.batch_id, name)),
                          tts_chars_used=course.tts_chars_used + sum(hanzi(s) for s in spoken),
                          last_speech=spoken[-1] if spoken else course.last_speech,
                          spoken=(*course.spoken, *spoken)[-SPOKEN_KEPT:])
         return course, batch
 
-    def _say(self, state: ClassroomState, course: Course, phase: str, text: str,
+    def _say(self, state: ClassroomState, course: Course, phase: Phase, text: str,
              others: Sequence[DeviceCommand] | None = None,
              barrier: Barrier = Barrier.COMPLETED) -> Step[ClassroomState]:
         """Send ``text`` (with ``others`` in the same batch); the flow waits for it."""
@@ -453,7 +404,7 @@ class ClassroomCore:
     def _finish_with(self, state: ClassroomState, course: Course, text: str, why: str,
                      detail: dict[str, Any] | None = None) -> Step[ClassroomState]:
         """Say one last thing and end the course (no material, cannot fit ...)."""
-        step = self._say(state, replace(course, awaiting_state='none'), 'ending', text)
+        step = self._say(state, replace(course, awaiting_state='none'), Phase.ENDING, text)
         return Step(step.state, (Trace('ending', detail={'why': why, **(detail or {})}),
                                  *step.effects))
 
@@ -469,7 +420,7 @@ class ClassroomCore:
             others.append(ArmGesture('welcome', 'both', 1, 1.0))
         if course.minutes > LONG_COURSE_MINUTES and self._can(state, HEAD_GESTURE.name, course):
             others.append(HeadGesture('scan'))
-        return self._say(state, replace(course, opening_stage='welcome_started'), 'welcome',
+        return self._say(state, replace(course, opening_stage='welcome_started'), Phase.WELCOME,
                          course.plan.welcome, others)
 
     def _start_point(self, state: ClassroomState, course: Course,
@@ -481,8 +432,8 @@ class ClassroomCore:
             course, batch = self._batch(course, 'forming', [
                 ArmMovePos(NEUTRAL, DISPLAY_RIGHT, 1.0), NUMBER_HANDS[number]], Barrier.BOTH,
                 each=True)
-            return self._set(state, replace(course, phase='forming', waiting_for=batch.batch_id),
-                             [batch])
+            return self._set(state, replace(course, phase=Phase.FORMING,
+                                            waiting_for=batch.batch_id), [batch])
         return self._lecture(state, course, reset=False)
 
     def _lecture(self, state: ClassroomState, course: Course, reset: bool,
@@ -500,13 +451,13 @@ class ClassroomCore:
                 commands.append(ArmMovePos(NEUTRAL, NEUTRAL, 1.0))
             course, batch = self._batch(course, 'reset', commands, Barrier.BOTH)
             effects.append(batch)
-        step = self._say(state, course, 'lecture', planned.lecture)
+        step = self._say(state, course, Phase.LECTURE, planned.lecture)
         return Step(step.state, (*effects, *step.effects))
 
     def _question(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
         assert course.plan is not None
         planned = course.plan.points[course.current_point - 1]
-        return self._say(state, course, 'question', planned.question, barrier=Barrier.BOTH)
+        return self._say(state, course, Phase.QUESTION, planned.question, barrier=Barrier.BOTH)
 
     def _answer(self, state: ClassroomState, text: str) -> Step[ClassroomState]:
         course = state.course
@@ -523,10 +474,10 @@ class ClassroomCore:
                                         'why': grade.why, 'asks': grade.asks})
         feedback = Feedback(self.phrases, point)
         if grade.tier is Tier.NOT_HEARD:
-            step = self._say(state, course, 'reask', self.phrases.not_heard)
+            step = self._say(state, course, Phase.REASK, self.phrases.not_heard)
         elif grade.tier is Tier.OFF_TOPIC:
             head = [HeadGesture('tilt')] if self._can(state, HEAD_GESTURE.name, course) else []
-            step = self._say(state, course, 'off_topic', feedback.off_topic(), head)
+            step = self._say(state, course, Phase.OFF_TOPIC, feedback.off_topic(), head)
         else:
             last = course.current_point == course.point_count
             text_ = {Tier.CORRECT: feedback.correct, Tier.INCORRECT: feedback.incorrect}.get(
@@ -534,28 +485,29 @@ class ClassroomCore:
             head = ([HeadGesture(HEAD_FOR[grade.tier])]
                     if self._can(state, HEAD_GESTURE.name, course) else [])
             course = replace(course, awaiting_state='none', grade=grade,
-                             closing='closing_feedback' if last else course.closing)
-            step = self._say(state, course, 'feedback', text_, head)
+                             closing=Closing.CLOSING_FEEDBACK if last else course.closing)
+            step = self._say(state, course, Phase.FEEDBACK, text_, head)
         return Step(step.state, (trace, *step.effects))
 
     def _after_feedback(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
         assert course.plan is not None and course.grade is not None
         plan = course.plan
-        if course.grade.asks and course.phase != 'explain':
+        if course.grade.asks and course.phase != Phase.EXPLAIN:
             point = course.plan.points[course.current_point - 1].point
             answer = point.body if hanzi(point.body) <= ANSWER_LIMIT else point.short
-            return self._say(state, replace(course, phase='explain'), 'explain', answer)
-        if course.closing == 'closing_feedback':
-            course = replace(course, closing='closing')
+            return self._say(state, replace(course, phase=Phase.EXPLAIN), Phase.EXPLAIN, answer)
+        if course.closing is Closing.CLOSING_FEEDBACK:
+            course = replace(course, closing=Closing.CLOSING)
             others = ([ArmGesture('welcome', 'right', 2, 1.0)]
                       if self._can(state, ARM_GESTURE.name, course) else [])
-            return self._say(state, course, 'farewell', plan.farewell, others)
-        return self._say(state, course, 'transition', plan.point_transition)
+            return self._say(state, course, Phase.FAREWELL, plan.farewell, others)
+        return self._say(state, course, Phase.TRANSITION, plan.point_transition)
 
     def _complete(self, state: ClassroomState, course: Course, why: str) -> Step[ClassroomState]:
-        closing = 'course_completed' if course.closing == 'closing' else course.closing
+        closing = (Closing.COURSE_COMPLETED if course.closing is Closing.CLOSING
+                   else course.closing)
         course = replace(course, presentation_mode='completed', closing=closing,
-                         awaiting_state='none', phase='done', waiting_for='')
+                         awaiting_state='none', phase=Phase.DONE, waiting_for='')
         step = self._set(state, course, [])
         return Step(step.state, (*step.effects, Trace('course_completed', 'idle', {
             'why': why, 'topic': course.topic, 'tts_chars_used': course.tts_chars_used})))
@@ -566,8 +518,8 @@ class ClassroomCore:
                 event: Result
                 ) -> Step[ClassroomState]:
         course = state.course
-        number, name, _ = event.batch_id.split(':')
-        if course is None or int(number) != course.number:
+        name = dict(course.sent).get(event.batch_id) if course is not None else None
+        if course is None or name is None:
             return self._ignore(state, 'a result of an earlier lesson', event.batch_id)
         if isinstance(event, BatchCompleted):
             course = replace(course, gesturing=tuple(g for g in course.gesturing
@@ -592,7 +544,7 @@ class ClassroomCore:
         if isinstance(event, CommandCompleted):
             return self._number_formed(state, course, event)
         if (name == 'forming' and isinstance(event, BatchCompleted)
-                and event.batch_id == course.waiting_for and course.phase == 'displaying'):
+                and event.batch_id == course.waiting_for and course.phase == Phase.DISPLAYING):
             step = self._motion_check(state, course, event)    # its hand result was missed
             rest = self._hand_result(step.state, _ongoing(step.state), event.outcomes[1])
             return Step(rest.state, (*step.effects, *rest.effects))
@@ -614,7 +566,7 @@ class ClassroomCore:
                 return self._say(state, course, course.phase, unsaid, barrier=Barrier.COMPLETED)
             event = _as_done(event)
         if isinstance(event, BatchReturned):
-            return self._returned(state, course, event)
+            return self._next(state, course, event)
         return self._completed(state, course, event)
 
     def _faults(self, course: Course,
@@ -635,23 +587,23 @@ class ClassroomCore:
         (never waiting for the arm). A hand that failed, or a fault, starts it at once."""
         if event.batch_id != course.waiting_for:
             return Step(state)
-        if course.phase == 'forming':       # done before every goal was accepted: kept
+        if course.phase == Phase.FORMING:       # done before every goal was accepted: kept
             if isinstance(event.outcome.command, Hand):
                 return self._set(state, replace(course, hand_done=event.outcome), [])
             return Step(state)
-        if course.phase not in ('displaying', 'holding'):
+        if course.phase not in (Phase.DISPLAYING, Phase.HOLDING):
             return Step(state)
         return self._hand_result(state, course, event.outcome)
 
     def _hand_result(self, state: ClassroomState, course: Course,
                      outcome: Outcome) -> Step[ClassroomState]:
         if course.voice_only:
-            step = self._lecture(state, replace(course, phase='lecture'), reset=False)
+            step = self._lecture(state, replace(course, phase=Phase.LECTURE), reset=False)
             return Step(step.state, (CancelTimer(NUMBER_TIMER), *step.effects))
         if not isinstance(outcome.command, Hand):
             return Step(state)                              # the arm: never waited for
         if outcome.ok:
-            return self._set(state, replace(course, phase='holding'), [
+            return self._set(state, replace(course, phase=Phase.HOLDING), [
                 self._hold(), Trace('number_held', detail={
                     'number': course.current_point, 'seconds': self.timing.number_display})])
         course = replace(course, number_gesture_disabled=True)
@@ -666,75 +618,110 @@ class ClassroomCore:
 
     def _timer(self, state: ClassroomState, event: TimerFired) -> Step[ClassroomState]:
         course = state.course
-        if (event.name != NUMBER_TIMER or course is None or course.phase != 'holding'
+        if (event.name != NUMBER_TIMER or course is None or course.phase != Phase.HOLDING
                 or course.awaiting_state == 'paused'):
             return self._ignore(state, f'a timer no longer wanted ({event.name})')
         return self._lecture(state, course, reset=True)
 
-    def _returned(self, state: ClassroomState, course: Course,
-                  event: BatchReturned) -> Step[ClassroomState]:
-        if course.phase == 'forming':
-            accepted = [a.accepted for a in event.acceptances]
-            if all(accepted) and not course.voice_only:   # the lecture waits for the number
-                done, course = course.hand_done, replace(course, phase='displaying',
-                                                         hand_done=None)
-                if done is None:
-                    return self._set(state, course, [])
-                return self._hand_result(state, course, done)
-            course = replace(course, number_gesture_disabled=True)
-            return self._lecture(state, course, reset=any(accepted), reset_arm=accepted[0],
-                                 reset_hand=accepted[1])
-        # the question was accepted: answers count from now on
+    def _forming_accepted(self, state: ClassroomState, course: Course,
+                          event: BatchReturned) -> Step[ClassroomState]:
+        """The number's goals returned: all accepted, the lecture waits for the number; a
+        refusal disables numbers, resets what was accepted and lectures at once."""
+        accepted = [a.accepted for a in event.acceptances]
+        if all(accepted) and not course.voice_only:
+            done, course = course.hand_done, replace(course, phase=Phase.DISPLAYING,
+                                                     hand_done=None)
+            if done is None:
+                return self._set(state, course, [])
+            return self._hand_result(state, course, done)
+        course = replace(course, number_gesture_disabled=True)
+        return self._lecture(state, course, reset=any(accepted), reset_arm=accepted[0],
+                             reset_hand=accepted[1])
+
+    def _question_accepted(self, state: ClassroomState, course: Course,
+                           event: BatchReturned) -> Step[ClassroomState]:
+        """The question was accepted: answers count from now on."""
         return self._set(state, replace(course, awaiting_state='awaiting_answer'), [])
 
     def _completed(self, state: ClassroomState, course: Course,
                    event: BatchCompleted) -> Step[ClassroomState]:
+        """A failed speech stops the physical lesson where the document says so; otherwise
+        the flow table (``FLOW``) names the step after the batch of the course's phase."""
         speech = _speech(event)
-        phase = course.phase
-        if speech is not None and not speech.ok and phase in (
-                'welcome', 'opening', 'lecture', 'question', 'direct', 'asking', 'transition'):
+        if speech is not None and not speech.ok and course.phase in SPEECH_STOPS:
             return self._speech_failed(state, course, speech)
-        if phase == 'asking':
-            return self._take_early(state, replace(course, phase='waiting', waiting_for=''),
-                                    self._heard)
-        if phase == 'ending':
-            return self._complete(state, course, 'said the last thing')
-        if phase == 'direct':
-            return self._direct_next(state, course)
-        if phase == 'welcome':      # our own pause cancelling the wave is no failure
-            failed = [o for o in event.outcomes if not o.ok and isinstance(o.command, ArmGesture)
-                      and not _cut(event.batch_id, o, course)]
-            course = replace(course, voice_only=course.voice_only or bool(failed))
-            trace = [Trace('degraded', detail={'why': 'welcome gesture failed: voice only',
-                                               'reason': failed[0].reason})] if failed else []
-            step = self._say(state, course, 'opening', self.phrases.opening_transition)
-            return Step(step.state, (*trace, *step.effects))
-        if phase in ('opening', 'transition'):
-            course = replace(course, opening_stage='ready_for_first_point')
-            return self._start_point(state, course, course.current_point + 1)
-        if phase == 'lecture':
-            return self._question(state, course)
-        if phase in ('question', 'reask', 'off_topic'):
-            return self._take_early(
-                state, replace(course, phase='waiting_answer', waiting_for=''), self._answer)
-        if phase == 'feedback':
-            return self._feedback_done(state, course, event, speech)
-        if phase == 'head_retry':
-            head = event.outcomes[0]
-            trace = [] if head.ok else [Trace('degraded', detail={
-                'why': f'{_action(head)} failed twice: feedback by voice only',
-                'reason': head.reason})]
-            step = self._after_feedback(state, replace(course, head_feedback_retry_pending=''))
-            return Step(step.state, (*trace, *step.effects))
-        if phase == 'explain':
-            return self._after_feedback(state, course)
-        if phase == 'farewell':
-            assert course.plan is not None
-            trace = [Trace('text_only', detail={'text': course.plan.farewell})] if (
-                speech is not None and not speech.ok) else []
-            step = self._complete(state, course, 'farewell said')
-            return Step(step.state, (*trace, *step.effects))
-        return self._ignore(state, f'no step after {phase}', event.batch_id)
+        return self._next(state, course, event)
+
+    def _next(self, state: ClassroomState, course: Course,
+              event: BatchReturned | BatchCompleted) -> Step[ClassroomState]:
+        """The step ``FLOW`` names for the course's phase and this kind of result."""
+        transition = FLOW.get((course.phase, type(event)))
+        if transition is None:
+            return self._ignore(state, f'no step after {course.phase}', event.batch_id)
+        handler: Callable[[ClassroomState, Course, Any], Step[ClassroomState]] = getattr(
+            self, transition.handler)
+        return handler(state, course, event)
+
+    def _asked(self, state: ClassroomState, course: Course,
+               event: BatchCompleted) -> Step[ClassroomState]:
+        return self._take_early(state, replace(course, phase=Phase.WAITING, waiting_for=''),
+                                self._heard)
+
+    def _ended(self, state: ClassroomState, course: Course,
+               event: BatchCompleted) -> Step[ClassroomState]:
+        return self._complete(state, course, 'said the last thing')
+
+    def _said_direct(self, state: ClassroomState, course: Course,
+                     event: BatchCompleted) -> Step[ClassroomState]:
+        return self._direct_next(state, course)
+
+    def _welcomed(self, state: ClassroomState, course: Course,
+                  event: BatchCompleted) -> Step[ClassroomState]:
+        """A welcome wave that failed (not one our own pause cancelled) makes the lesson
+        voice only; then the opening transition."""
+        failed = [o for o in event.outcomes if not o.ok and isinstance(o.command, ArmGesture)
+                  and not _cut(event.batch_id, o, course)]
+        course = replace(course, voice_only=course.voice_only or bool(failed))
+        trace = [Trace('degraded', detail={'why': 'welcome gesture failed: voice only',
+                                           'reason': failed[0].reason})] if failed else []
+        step = self._say(state, course, Phase.OPENING, self.phrases.opening_transition)
+        return Step(step.state, (*trace, *step.effects))
+
+    def _point_next(self, state: ClassroomState, course: Course,
+                    event: BatchCompleted) -> Step[ClassroomState]:
+        course = replace(course, opening_stage='ready_for_first_point')
+        return self._start_point(state, course, course.current_point + 1)
+
+    def _lectured(self, state: ClassroomState, course: Course,
+                  event: BatchCompleted) -> Step[ClassroomState]:
+        return self._question(state, course)
+
+    def _question_asked(self, state: ClassroomState, course: Course,
+                        event: BatchCompleted) -> Step[ClassroomState]:
+        return self._take_early(
+            state, replace(course, phase=Phase.WAITING_ANSWER, waiting_for=''), self._answer)
+
+    def _head_retried(self, state: ClassroomState, course: Course,
+                      event: BatchCompleted) -> Step[ClassroomState]:
+        head = event.outcomes[0]
+        trace = [] if head.ok else [Trace('degraded', detail={
+            'why': f'{_action(head)} failed twice: feedback by voice only',
+            'reason': head.reason})]
+        step = self._after_feedback(state, replace(course, head_feedback_retry_pending=''))
+        return Step(step.state, (*trace, *step.effects))
+
+    def _explained(self, state: ClassroomState, course: Course,
+                   event: BatchCompleted) -> Step[ClassroomState]:
+        return self._after_feedback(state, course)
+
+    def _farewell_said(self, state: ClassroomState, course: Course,
+                       event: BatchCompleted) -> Step[ClassroomState]:
+        assert course.plan is not None
+        speech = _speech(event)
+        trace = [Trace('text_only', detail={'text': course.plan.farewell})] if (
+            speech is not None and not speech.ok) else []
+        step = self._complete(state, course, 'farewell said')
+        return Step(step.state, (*trace, *step.effects))
 
     def _take_early(self, state: ClassroomState, course: Course,
                     handle: Callable[[ClassroomState, str], Step[ClassroomState]]
@@ -745,8 +732,11 @@ class ClassroomCore:
         text, course = course.answer_early, replace(course, answer_early='')
         return handle(replace(state, course=course), text)
 
-    def _feedback_done(self, state: ClassroomState, course: Course, event: BatchCompleted,
-                       speech: Outcome | None) -> Step[ClassroomState]:
+    def _feedback_done(self, state: ClassroomState, course: Course,
+                       event: BatchCompleted) -> Step[ClassroomState]:
+        """The feedback was said: a failed nod or shake once more, head only; then the
+        explanation, the farewell or the next transition."""
+        speech = _speech(event)
         effects: list[Effect] = []
         if speech is not None and not speech.ok:
             effects.append(Trace('text_only', detail={'text': course.last_speech}))
@@ -756,7 +746,7 @@ class ClassroomCore:
             head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
             course, batch = self._batch(replace(course, head_feedback_retry_pending=action),
                                         'head_retry', [HeadGesture(action)])
-            step = self._set(state, replace(course, phase='head_retry',
+            step = self._set(state, replace(course, phase=Phase.HEAD_RETRY,
                                             waiting_for=batch.batch_id), [batch])
             retry = Trace('retry', detail={'action': action, 'reason': head.reason if head
                                            else 'failed before its speech was cut'})
@@ -767,7 +757,7 @@ class ClassroomCore:
     def _retry_due(self, course: Course, event: BatchCompleted) -> str:
         """The nod or shake of this feedback batch that failed its receipt ('' if none): the
         document retries it once, unless the robot stopped moving or our pause cut it."""
-        if course.phase != 'feedback' or course.voice_only:
+        if course.phase != Phase.FEEDBACK or course.voice_only:
             return ''
         head = next((o for o in event.outcomes if isinstance(o.command, HeadGesture)), None)
         if (head is None or head.ok or _action(head) not in ('nod', 'shake')
@@ -802,7 +792,7 @@ class ClassroomCore:
         index = course.current_point
         if index >= len(course.utterances):
             return self._complete(state, course, 'direct explanation said')
-        return self._say(state, replace(course, current_point=index + 1), 'direct',
+        return self._say(state, replace(course, current_point=index + 1), Phase.DIRECT,
                          course.utterances[index])
 
     # ---- pause, continue, stop -----------------------------------------------------------------
@@ -816,7 +806,7 @@ class ClassroomCore:
             commands.append(Call(Control.HEAD_GESTURE_CANCEL))
         if 'arm_gesture' in moving:
             commands.append(Call(Control.ARM_GESTURE_CANCEL))
-        holding = [CancelTimer(NUMBER_TIMER)] if course.phase == 'holding' else []
+        holding = [CancelTimer(NUMBER_TIMER)] if course.phase == Phase.HOLDING else []
         course = replace(course, awaiting_state='paused',
                          paused=(course.phase, course.awaiting_state, course.waiting_for),
                          pause_speaking=course.phase in SPEAKING and bool(course.waiting_for),
@@ -868,7 +858,7 @@ class ClassroomCore:
         """One sentence on where the lesson resumes: the point, or just "we go on" in the
         welcome, a direct explanation or the farewell (no point to name there)."""
         if (course.presentation_mode == 'direct' or course.current_point == 0
-                or course.closing != 'in_progress'):
+                or course.closing is not Closing.IN_PROGRESS):
             return self.phrases.resume_short
         return self.phrases.resume_recap.format(ordinal=ordinal(course.current_point))
 
@@ -878,9 +868,10 @@ class ClassroomCore:
             return self._ignore(state, 'not paused any more')
         held = course.held
         phase, awaiting, waiting_for = course.paused
+        assert phase is not None        # set by the pause
         course = replace(course, awaiting_state=awaiting, phase=phase, waiting_for=waiting_for,
-                         held=(), paused=('', '', ''), resuming=False, pause_speaking=False)
-        hold = [self._hold()] if phase == 'holding' else []
+                         held=(), paused=(None, '', ''), resuming=False, pause_speaking=False)
+        hold = [self._hold()] if phase == Phase.HOLDING else []
         step = self._set(state, course, [Trace('resumed', detail={'held': len(held)}), *hold])
         effects = list(step.effects)
         for event in held:
@@ -896,7 +887,7 @@ class ClassroomCore:
             commands.append(Call(Control.HEAD_GESTURE_CANCEL))
         if ARM_GESTURE.name not in state.missing:
             commands.append(Call(Control.ARM_GESTURE_CANCEL))
-        course, batch = self._batch(replace(course, stopped=True, phase='stopping',
+        course, batch = self._batch(replace(course, stopped=True, phase=Phase.STOPPING,
                                             awaiting_state='none',
                                             cut_gestures=_cut_now(course)), 'stop_cancel',
                                     commands)

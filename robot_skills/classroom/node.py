@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from robot_skills.adapters.config import ConfigError, load
-from robot_skills.classroom.core import ClassroomCore, FetchLesson, LessonFetched, Timing
+from robot_skills.classroom.core import ClassroomCore
+from robot_skills.classroom.course import FetchLesson, LessonFetched, Timing
 from robot_skills.classroom.lesson import Library, Phrases
 from robot_skills.classroom.provider import LessonProvider, ProviderError
 from robot_skills.classroom.quota import DEFAULT_MINUTES, DEFAULT_POINTS, PlanError, plan

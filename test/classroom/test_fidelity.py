@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from core_driver import Driver, fail, succeed
 
-from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore, Timing
+from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore
+from robot_skills.classroom.course import Timing
 from robot_skills.model.commands import (
     ArmGesture,
     ArmMovePos,
