@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from robot_skills import interface
+from robot_skills.classroom.core import FLOW, SPEECH_STOPS
 from robot_skills.classroom.node import ClassroomSettings
 from robot_skills.coordinator.node import CoordinatorSettings
 from robot_skills.mock_hardware.node import FaultSettings, MockSettings
 from robot_skills.model.commands import Device
+from robot_skills.model.skill import BatchCompleted, BatchReturned
 from robot_skills.pbl_ta.node import RewordingSettings, TaSettings
 from robot_skills.records.node import RecordsSettings
 from robot_skills.runtime import llm, paths
@@ -153,7 +155,41 @@ def parameters_page() -> str:
     return '\n'.join(lines)
 
 
-PAGES = {'interfaces.md': interfaces_page, 'parameters.md': parameters_page}
+# ---- classroom-flow.md -----------------------------------------------------------------
+
+def classroom_flow_page() -> str:
+    """``docs/classroom-flow.md``: the classroom's flow table (``classroom/core.py``
+    ``FLOW``) as a Mermaid state diagram, and as a table."""
+    kind = {BatchReturned: 'returned', BatchCompleted: 'completed'}
+    lines = [HEADER.format(source='`FLOW` in `robot_skills/classroom/core.py`'),
+             '# The classroom flow\n',
+             "What `classroom_presenter` does after each batch: the course's phase and the "
+             'kind of result (`returned`: every goal accepted or refused; `completed`: every '
+             'result in) name the step, and the phases it may lead to. A test holds every '
+             'step of the classroom suite to this table. Not drawn: a failed speech in '
+             f'{", ".join(sorted(SPEECH_STOPS))} ends the course (`done`); the number hand '
+             'done (displaying → holding, or lecture when it failed) and its hold timer '
+             '(holding → lecture); what is heard (waiting → the reply\'s step, '
+             'waiting_answer → feedback, reask or off_topic); 暂停 / 继续 / 停止, which hold '
+             'or replay the results of any phase (see the skill\'s page).\n',
+             '```mermaid', 'stateDiagram-v2',
+             '    [*] --> asking: a request (mode or topic unknown)',
+             '    [*] --> welcome: a request in classroom mode',
+             '    [*] --> direct: a request to explain directly',
+             '    [*] --> fetching: a topic without a lesson (provider)',
+             '    fetching --> asking: the lesson came',
+             '    fetching --> ending: no lesson']
+    for (phase, result), transition in FLOW.items():
+        lines += [f'    {phase} --> {target}: {kind[result]}' for target in transition.to]
+    lines += ['    done --> [*]', '```', '',
+              '| phase | result | step | leads to |', '|---|---|---|---|']
+    lines += [f'| {phase} | {kind[result]} | `{t.handler}` | {", ".join(t.to)} |'
+              for (phase, result), t in FLOW.items()]
+    return '\n'.join(lines) + '\n'
+
+
+PAGES = {'interfaces.md': interfaces_page, 'parameters.md': parameters_page,
+         'classroom-flow.md': classroom_flow_page}
 
 
 def main() -> None:

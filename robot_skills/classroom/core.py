@@ -37,12 +37,12 @@ on with the next batch, so nothing already said is replayed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from robot_skills.classroom.controls import Controls
 from robot_skills.classroom.course import (
-    TRACED,
     ClassroomState,
     Closing,
     Course,
@@ -62,6 +62,7 @@ from robot_skills.classroom.quota import (
     plan,
     plan_direct,
 )
+from robot_skills.classroom.sending import HEAD_FOR, NEUTRAL, NUMBER_TIMER, speech_of
 from robot_skills.classroom.words import Command, Lexicon, Mode, Reader, Request
 from robot_skills.interface import ARM_GESTURE, ARM_MOVE_POS, HAND, HEAD_GESTURE, TTS_SPEAK
 from robot_skills.language.text import hanzi, ordinal
@@ -69,7 +70,6 @@ from robot_skills.model.commands import (
     ArmGesture,
     ArmMovePos,
     Call,
-    Control,
     Device,
     Fingers,
     Hand,
@@ -89,14 +89,11 @@ from robot_skills.model.skill import (
     Event,
     Heard,
     Refused,
-    SendBatch,
-    StartTimer,
     Step,
     TimerFired,
     Trace,
 )
 
-NEUTRAL = (0.0,) * 7
 DISPLAY_RIGHT = (0.0, 0.0, 0.0, -100.0, 90.0, 0.0, -70.0)
 RAW_THUMB = 92
 NUMBER_HANDS = {
@@ -106,19 +103,13 @@ NUMBER_HANDS = {
     4: Hand('set_fingers_raw', 'right', Fingers(thumb_bend=RAW_THUMB)),
     5: Hand('open_palm', 'right'),
 }
-HEAD_FOR = {Tier.CORRECT: 'nod', Tier.PARTIAL: 'tilt', Tier.INCORRECT: 'shake'}
 LONG_COURSE_MINUTES = 3
 ANSWER_LIMIT = 60
 MOTION_DEVICES = frozenset({Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM, Device.HAND})
-NUMBER_TIMER = 'number_display'
-SPOKEN_KEPT = 8          # what the robot said for a point, kept to recognise echoes
 CLAUSE_END = frozenset('，。！？；：,.!?;:、')
 ASKING_BACK = (Phase.QUESTION, Phase.REASK, Phase.OFF_TOPIC)   # an answer may come during them
 SPEECH_STOPS = frozenset({Phase.WELCOME, Phase.OPENING, Phase.LECTURE, Phase.QUESTION,
                           Phase.DIRECT, Phase.ASKING, Phase.TRANSITION})   # a failed speech ends
-SPEAKING = frozenset({Phase.ASKING, Phase.ENDING, Phase.DIRECT, Phase.WELCOME, Phase.OPENING,
-                      Phase.LECTURE, Phase.QUESTION, Phase.REASK, Phase.OFF_TOPIC, Phase.FEEDBACK,
-                      Phase.EXPLAIN, Phase.TRANSITION, Phase.FAREWELL})
 
 
 @dataclass(frozen=True)
@@ -131,27 +122,34 @@ class Transition:
     to: tuple[Phase, ...]
 
 
+_REPLIED = (Phase.WAITING, Phase.ASKING, Phase.FETCHING, Phase.ENDING, Phase.WELCOME,
+            Phase.DIRECT)      # what a reply heard while asking leads to, once it is said
+_ANSWERED = (Phase.WAITING_ANSWER, Phase.FEEDBACK, Phase.REASK, Phase.OFF_TOPIC)
+_AFTER_FEEDBACK = (Phase.EXPLAIN, Phase.FAREWELL, Phase.TRANSITION)
+_POINT = (Phase.FORMING, Phase.LECTURE)
 FLOW: dict[tuple[Phase, type], Transition] = {
-    (Phase.FORMING, BatchReturned): Transition('_forming_accepted', ()),
-    (Phase.QUESTION, BatchReturned): Transition('_question_accepted', ()),
-    (Phase.ASKING, BatchCompleted): Transition('_asked', ()),
-    (Phase.ENDING, BatchCompleted): Transition('_ended', ()),
-    (Phase.DIRECT, BatchCompleted): Transition('_said_direct', ()),
-    (Phase.WELCOME, BatchCompleted): Transition('_welcomed', ()),
-    (Phase.OPENING, BatchCompleted): Transition('_point_next', ()),
-    (Phase.TRANSITION, BatchCompleted): Transition('_point_next', ()),
-    (Phase.LECTURE, BatchCompleted): Transition('_lectured', ()),
-    (Phase.QUESTION, BatchCompleted): Transition('_question_asked', ()),
-    (Phase.REASK, BatchCompleted): Transition('_question_asked', ()),
-    (Phase.OFF_TOPIC, BatchCompleted): Transition('_question_asked', ()),
-    (Phase.FEEDBACK, BatchCompleted): Transition('_feedback_done', ()),
-    (Phase.HEAD_RETRY, BatchCompleted): Transition('_head_retried', ()),
-    (Phase.EXPLAIN, BatchCompleted): Transition('_explained', ()),
-    (Phase.FAREWELL, BatchCompleted): Transition('_farewell_said', ()),
+    (Phase.ASKING, BatchCompleted): Transition('_asked', _REPLIED),
+    (Phase.ENDING, BatchCompleted): Transition('_ended', (Phase.DONE,)),
+    (Phase.DIRECT, BatchCompleted): Transition('_said_direct', (Phase.DIRECT, Phase.DONE)),
+    (Phase.WELCOME, BatchCompleted): Transition('_welcomed', (Phase.OPENING,)),
+    (Phase.OPENING, BatchCompleted): Transition('_point_next', _POINT),
+    (Phase.FORMING, BatchReturned): Transition(
+        '_forming_accepted', (Phase.DISPLAYING, Phase.HOLDING, Phase.LECTURE)),
+    (Phase.LECTURE, BatchCompleted): Transition('_lectured', (Phase.QUESTION,)),
+    (Phase.QUESTION, BatchReturned): Transition('_question_accepted', (Phase.QUESTION,)),
+    (Phase.QUESTION, BatchCompleted): Transition('_question_asked', _ANSWERED),
+    (Phase.REASK, BatchCompleted): Transition('_question_asked', _ANSWERED),
+    (Phase.OFF_TOPIC, BatchCompleted): Transition('_question_asked', _ANSWERED),
+    (Phase.FEEDBACK, BatchCompleted): Transition('_feedback_done',
+                                                 (Phase.HEAD_RETRY, *_AFTER_FEEDBACK)),
+    (Phase.HEAD_RETRY, BatchCompleted): Transition('_head_retried', _AFTER_FEEDBACK),
+    (Phase.EXPLAIN, BatchCompleted): Transition('_explained', (Phase.FAREWELL, Phase.TRANSITION)),
+    (Phase.TRANSITION, BatchCompleted): Transition('_point_next', _POINT),
+    (Phase.FAREWELL, BatchCompleted): Transition('_farewell_said', (Phase.DONE,)),
 }
 
 
-class ClassroomCore:
+class ClassroomCore(Controls):
     """Decides every batch of the classroom presenter."""
 
     skill = 'classroom_presenter'
@@ -242,9 +240,6 @@ class ClassroomCore:
                                  [Trace('answer_early', detail={'chars': len(text)})])
             return self._answer(state, text)
         return self._ignore(state, f'busy with {course.phase}', text)
-
-    def _ignore(self, state: ClassroomState, why: str, text: str = '') -> Step[ClassroomState]:
-        return Step(state, (Trace('ignored', detail={'why': why, 'chars': len(text)}),))
 
     # ---- requests -----------------------------------------------------------------------
 
@@ -362,55 +357,6 @@ class ClassroomCore:
             state, course)
         return Step(step.state, (*effects, *step.effects))
 
-    # ---- sending ------------------------------------------------------------------------
-
-    def _batch(self, course: Course, name: str, commands: list[DeviceCommand],
-               barrier: Barrier = Barrier.COMPLETED, each: bool = False) -> tuple[Course,
-                                                                                SendBatch]:
-        """One batch; a feedback gesture (nod, shake, tilt) and the number hand finish within
-        ``gesture_result`` or count as failed receipts."""
-        number = course.batches + 1
-        quick = {c.device for c in commands
-                 if (isinstance(c, HeadGesture) and c.action in HEAD_FOR.values())
-                 or (isinstance(c, Hand) and name == 'forming')}
-        short = tuple((device, self.timing.gesture_result) for device in sorted(quick))
-        batch = SendBatch(f'{course.number}:{name}:{number}', tuple(commands), barrier, each,
-                          short)
-        spoken = [c.message for c in commands if isinstance(c, Speak)]
-        gestures = tuple((batch.batch_id, c.device.value) for c in commands
-                         if isinstance(c, (ArmGesture, HeadGesture)))
-        course = replace(course, batches=number, gesturing=course.gesturing + gestures,
-                         sent=(*course.sent, (batch.batch_id, name)),
-                         tts_chars_used=course.tts_chars_used + sum(hanzi(s) for s in spoken),
-                         last_speech=spoken[-1] if spoken else course.last_speech,
-                         spoken=(*course.spoken, *spoken)[-SPOKEN_KEPT:])
-        return course, batch
-
-    def _say(self, state: ClassroomState, course: Course, phase: Phase, text: str,
-             others: Sequence[DeviceCommand] | None = None,
-             barrier: Barrier = Barrier.COMPLETED) -> Step[ClassroomState]:
-        """Send ``text`` (with ``others`` in the same batch); the flow waits for it."""
-        course, batch = self._batch(course, phase, [*(others or []), Speak(text)], barrier)
-        return self._set(state, replace(course, phase=phase, waiting_for=batch.batch_id), [batch])
-
-    def _set(self, state: ClassroomState, course: Course,
-             effects: Sequence[Effect]) -> Step[ClassroomState]:
-        before = state.course
-        changed = {name: getattr(course, name) for name in TRACED
-                   if before is None or getattr(before, name) != getattr(course, name)}
-        trace = [Trace('variables', detail=changed)] if changed else []
-        return Step(replace(state, course=course), (*trace, *effects))
-
-    def _finish_with(self, state: ClassroomState, course: Course, text: str, why: str,
-                     detail: dict[str, Any] | None = None) -> Step[ClassroomState]:
-        """Say one last thing and end the course (no material, cannot fit ...)."""
-        step = self._say(state, replace(course, awaiting_state='none'), Phase.ENDING, text)
-        return Step(step.state, (Trace('ending', detail={'why': why, **(detail or {})}),
-                                 *step.effects))
-
-    def _can(self, state: ClassroomState, device: str, course: Course) -> bool:
-        return device not in state.missing and not course.voice_only
-
     # ---- the classroom batches -------------------------------------------------------------
 
     def _welcome(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
@@ -503,15 +449,6 @@ class ClassroomCore:
             return self._say(state, course, Phase.FAREWELL, plan.farewell, others)
         return self._say(state, course, Phase.TRANSITION, plan.point_transition)
 
-    def _complete(self, state: ClassroomState, course: Course, why: str) -> Step[ClassroomState]:
-        closing = (Closing.COURSE_COMPLETED if course.closing is Closing.CLOSING
-                   else course.closing)
-        course = replace(course, presentation_mode='completed', closing=closing,
-                         awaiting_state='none', phase=Phase.DONE, waiting_for='')
-        step = self._set(state, course, [])
-        return Step(step.state, (*step.effects, Trace('course_completed', 'idle', {
-            'why': why, 'topic': course.topic, 'tts_chars_used': course.tts_chars_used})))
-
     # ---- results ------------------------------------------------------------------------------
 
     def _result(self, state: ClassroomState,
@@ -558,7 +495,7 @@ class ClassroomCore:
             return self._ignore(state, 'not the result the flow waits for', event.batch_id)
         if course.pause_cut_speech and isinstance(event, BatchCompleted):
             course = replace(course, pause_cut_speech=False)
-            unsaid = _unsaid(_speech(event))
+            unsaid = _unsaid(speech_of(event))
             if unsaid:        # go on from the first clause not yet spoken, in the same phase
                 head = self._retry_due(course, event)
                 if head:
@@ -612,10 +549,6 @@ class ClassroomCore:
             'why': 'the number was not formed: numbers by voice only',
             'reason': outcome.reason}), *step.effects))
 
-    def _hold(self) -> StartTimer:
-        """The number on show: the robot is still presenting, not waiting for anyone."""
-        return StartTimer(NUMBER_TIMER, self.timing.number_display, busy=True)
-
     def _timer(self, state: ClassroomState, event: TimerFired) -> Step[ClassroomState]:
         course = state.course
         if (event.name != NUMBER_TIMER or course is None or course.phase != Phase.HOLDING
@@ -647,7 +580,7 @@ class ClassroomCore:
                    event: BatchCompleted) -> Step[ClassroomState]:
         """A failed speech stops the physical lesson where the document says so; otherwise
         the flow table (``FLOW``) names the step after the batch of the course's phase."""
-        speech = _speech(event)
+        speech = speech_of(event)
         if speech is not None and not speech.ok and course.phase in SPEECH_STOPS:
             return self._speech_failed(state, course, speech)
         return self._next(state, course, event)
@@ -717,7 +650,7 @@ class ClassroomCore:
     def _farewell_said(self, state: ClassroomState, course: Course,
                        event: BatchCompleted) -> Step[ClassroomState]:
         assert course.plan is not None
-        speech = _speech(event)
+        speech = speech_of(event)
         trace = [Trace('text_only', detail={'text': course.plan.farewell})] if (
             speech is not None and not speech.ok) else []
         step = self._complete(state, course, 'farewell said')
@@ -736,7 +669,7 @@ class ClassroomCore:
                        event: BatchCompleted) -> Step[ClassroomState]:
         """The feedback was said: a failed nod or shake once more, head only; then the
         explanation, the farewell or the next transition."""
-        speech = _speech(event)
+        speech = speech_of(event)
         effects: list[Effect] = []
         if speech is not None and not speech.ok:
             effects.append(Trace('text_only', detail={'text': course.last_speech}))
@@ -795,133 +728,6 @@ class ClassroomCore:
         return self._say(state, replace(course, current_point=index + 1), Phase.DIRECT,
                          course.utterances[index])
 
-    # ---- pause, continue, stop -----------------------------------------------------------------
-
-    def _pause(self, state: ClassroomState) -> Step[ClassroomState]:
-        course = state.course
-        assert course is not None
-        commands: list[DeviceCommand] = [Call(Control.TTS_PAUSE)]   # cancel what moves
-        moving = {device for _, device in course.gesturing}
-        if 'head_gesture' in moving:
-            commands.append(Call(Control.HEAD_GESTURE_CANCEL))
-        if 'arm_gesture' in moving:
-            commands.append(Call(Control.ARM_GESTURE_CANCEL))
-        holding = [CancelTimer(NUMBER_TIMER)] if course.phase == Phase.HOLDING else []
-        course = replace(course, awaiting_state='paused',
-                         paused=(course.phase, course.awaiting_state, course.waiting_for),
-                         pause_speaking=course.phase in SPEAKING and bool(course.waiting_for),
-                         cut_gestures=_cut_now(course))
-        course, batch = self._batch(course, 'pause', commands)
-        step = self._set(state, course, [*holding, batch])
-        return Step(step.state, (*step.effects, Trace('paused', 'paused', {
-            'text': '已暂停', 'point': course.current_point})))
-
-    def _resume(self, state: ClassroomState) -> Step[ClassroomState]:
-        course = state.course
-        assert course is not None
-        if course.resuming:
-            return self._ignore(state, '继续 again while resuming')
-        course, batch = self._batch(replace(course, resuming=True), 'resume',
-                                    [Call(Control.TTS_RESUME)])
-        return self._set(state, course, [batch])
-
-    def _control_result(self, state: ClassroomState, course: Course, name: str,
-                        event: BatchReturned | BatchCompleted) -> Step[ClassroomState]:
-        if not isinstance(event, BatchCompleted):
-            return Step(state)
-        first = event.outcomes[0]
-        if name in ('pause', 'pause_cut'):
-            if first.ok or name == 'pause_cut':
-                return Step(state)
-            course, batch = self._batch(replace(course,
-                                                pause_cut_speech=course.pause_speaking),
-                                        'pause_cut', [Call(Control.TTS_INTERRUPT)])
-            return self._set(state, course, [batch, Trace('pause_fallback', detail={
-                'reason': first.reason})])
-        if name == 'resume':    # nothing was being said, or the device simply goes on
-            cut = course.pause_cut_speech or _timed_out(course.held)
-            if not course.pause_speaking or (first.ok and not cut):
-                return self._replay(state, course)
-            course, batch = self._batch(replace(course, pause_cut_speech=True), 'recover',
-                                        [Call(Control.TTS_INTERRUPT)])
-            return self._set(state, course, [batch])
-        if name == 'recover':
-            course, batch = self._batch(course, 'recap', [Speak(self._recap(course))])
-            return self._set(state, course, [batch])
-        if name == 'recap':
-            return self._replay(state, course)
-        if name == 'stop_cancel':
-            return self._stop_reset(state, course)
-        return self._complete(state, course, 'stopped')                    # stop_reset
-
-    def _recap(self, course: Course) -> str:
-        """One sentence on where the lesson resumes: the point, or just "we go on" in the
-        welcome, a direct explanation or the farewell (no point to name there)."""
-        if (course.presentation_mode == 'direct' or course.current_point == 0
-                or course.closing is not Closing.IN_PROGRESS):
-            return self.phrases.resume_short
-        return self.phrases.resume_recap.format(ordinal=ordinal(course.current_point))
-
-    def _replay(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
-        """Leave the pause: the flow takes up the results held while paused."""
-        if course.awaiting_state != 'paused':
-            return self._ignore(state, 'not paused any more')
-        held = course.held
-        phase, awaiting, waiting_for = course.paused
-        assert phase is not None        # set by the pause
-        course = replace(course, awaiting_state=awaiting, phase=phase, waiting_for=waiting_for,
-                         held=(), paused=(None, '', ''), resuming=False, pause_speaking=False)
-        hold = [self._hold()] if phase == Phase.HOLDING else []
-        step = self._set(state, course, [Trace('resumed', detail={'held': len(held)}), *hold])
-        effects = list(step.effects)
-        for event in held:
-            step = self._result(step.state, event)
-            effects += step.effects
-        return Step(step.state, tuple(effects))
-
-    def _stop(self, state: ClassroomState) -> Step[ClassroomState]:
-        course = state.course
-        assert course is not None
-        commands: list[DeviceCommand] = [Call(Control.TTS_INTERRUPT)]
-        if HEAD_GESTURE.name not in state.missing:
-            commands.append(Call(Control.HEAD_GESTURE_CANCEL))
-        if ARM_GESTURE.name not in state.missing:
-            commands.append(Call(Control.ARM_GESTURE_CANCEL))
-        course, batch = self._batch(replace(course, stopped=True, phase=Phase.STOPPING,
-                                            awaiting_state='none',
-                                            cut_gestures=_cut_now(course)), 'stop_cancel',
-                                    commands)
-        step = self._set(state, replace(course, waiting_for=batch.batch_id),
-                         [CancelTimer(NUMBER_TIMER), batch])
-        return Step(step.state, (Trace('stopping', detail={'point': course.current_point}),
-                                 *step.effects))
-
-    def _stop_reset(self, state: ClassroomState, course: Course) -> Step[ClassroomState]:
-        """The document's resets "在安全可用时": never after a motion fault."""
-        commands: list[DeviceCommand] = []
-        if self._can(state, HAND.name, course):
-            commands.append(Hand('open_palm', 'right'))
-        if self._can(state, HEAD_GESTURE.name, course):
-            commands.append(HeadGesture('reset'))
-        if self._can(state, ARM_MOVE_POS.name, course):
-            commands.append(ArmMovePos(NEUTRAL, NEUTRAL, 1.0))
-        if not commands:
-            return self._complete(state, course, 'stopped')
-        course, batch = self._batch(course, 'stop_reset', commands)
-        return self._set(state, replace(course, waiting_for=batch.batch_id), [batch])
-
-
-def _cut_now(course: Course) -> tuple[str, ...]:
-    """The batches whose gestures a pause or stop about to be sent cancels."""
-    return (*course.cut_gestures, *sorted({b for b, _ in course.gesturing}))
-
-
-def _timed_out(held: tuple[Result, ...]) -> bool:
-    """A speech held during the pause ended by the result timeout (a very long pause)."""
-    return any(isinstance(e, BatchCompleted) and (o := _speech(e)) is not None
-               and o.status is Status.TIMEOUT for e in held)
-
-
 def _ongoing(state: ClassroomState) -> Course:
     """The course a step has just set (a step of the flow never ends without one)."""
     assert state.course is not None
@@ -932,10 +738,6 @@ def _action(outcome: Outcome) -> str:
     """The gesture an outcome is the receipt of ('' for speech, poses and calls)."""
     command = outcome.command
     return command.action if isinstance(command, ArmGesture | HeadGesture | Hand) else ''
-
-
-def _speech(event: BatchCompleted) -> Outcome | None:
-    return next((o for o in event.outcomes if isinstance(o.command, Speak)), None)
 
 
 def _motion_fault(outcome: Outcome) -> bool:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from core_driver import Driver, fail, succeed
 
-from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore
+from robot_skills.classroom.core import ClassroomCore
 from robot_skills.classroom.course import Timing
+from robot_skills.classroom.sending import NUMBER_TIMER
 from robot_skills.model.commands import (
     ArmGesture,
     ArmMovePos,

@@ -7,8 +7,9 @@ from core_driver import Driver, fail, succeed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_skills.classroom.core import NUMBER_TIMER, ClassroomCore
+from robot_skills.classroom.core import ClassroomCore
 from robot_skills.classroom.course import FetchLesson, LessonFetched
+from robot_skills.classroom.sending import NUMBER_TIMER
 from robot_skills.model.commands import ArmGesture, ArmMovePos, Fingers, Hand, HeadGesture, Speak
 from robot_skills.model.outcomes import Outcome, Receipt, Status, judge
 from robot_skills.model.skill import (

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from robot_skills.adapters.config import load
-from robot_skills.classroom.core import DISPLAY_RIGHT, NEUTRAL, NUMBER_HANDS
+from robot_skills.classroom.core import DISPLAY_RIGHT, NUMBER_HANDS
+from robot_skills.classroom.sending import NEUTRAL
 from robot_skills.description.body import Bodies
 from robot_skills.description.kinematics import Model
 from robot_skills.description.urdf import ROBOTS_FILE
