@@ -13,10 +13,9 @@ the length limit, on up to the transport cap: 100,000 characters):
 * its own folded copy (``fold``, ``folding.py``), never shown to routing (which
   keeps what folding destroys, such as the superscripts of m·s⁻¹): NFKC of the
   characters that need it (full width letters, compatibility ideographs,
-  ligatures; the full-width punctuation the patterns allow stays), run by run,
-  or past ``RUNS`` runs character by character through a table (CPython's NFKC
-  of a whole 100 kB Chinese text costs 17 ms); lower case, apostrophes dropped
-  ("don't" is "dont");
+  ligatures; the full-width punctuation the patterns allow stays), character
+  by character through a table (a mark never joins the letter before it);
+  lower case, apostrophes dropped ("don't" is "dont");
 * traditional Chinese is read by the patterns themselves: at load, every
   simplified character of a pattern becomes a class of it and the traditional
   characters OpenCC converts to it (自杀 reads 自殺), so a text is never
@@ -146,20 +145,24 @@ class CrisisDetector:
         self._tails, self._tailed = self._tail_set()
         self._zh_sets = self._groups('zh')
         self._en_sets = self._groups('en')
+        self._hyperbole = [self._tree(p) for p in (*lexicon.hyperbole.zh, *lexicon.hyperbole.en)]
         self._spans = self._span_trees()
         self._alphabet = match_ends.Alphabet(set().union(
-            *(match_ends.classes(span.tree) for span in self._spans)))
+            *(match_ends.classes(tree) for tree in (*(s.tree for s in self._spans),
+                                                    *self._hyperbole))))
         self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
         self._frames = self._any([*lexicon.frames.zh, *lexicon.frames.en])
         self._asks = self._any([*lexicon.asks.zh, *lexicon.asks.en])
         self._first_person = self._any([lexicon.first_person.zh, lexicon.first_person.en])
-        self._hyperbole = self._any([*lexicon.hyperbole.zh, *lexicon.hyperbole.en])
         self._regions = {region: self._any([re2.escape(n) if _is_cjk(n) else
                                             rf'\b{re2.escape(n)}\b' for n in names])
                          for region, names in lexicon.regions.names.items()}
         self._ends = _any_of(lexicon.sentence_end)
         self._hard_ends = _any_of(hard_ends(lexicon))
         self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end)
+        self._sentence_readers = [regex for regex in (
+            self._exclusions, self._frames, self._asks, self._first_person)
+            if regex is not None]
         self._warm()
 
     def _expand(self, pattern: str) -> str:
@@ -196,17 +199,21 @@ class CrisisDetector:
         100,000 characters of its own words, whether or not it matched). ``match_ends``
         reads every offset at once in a time set by the text's length alone.
         """
-        gap = match_ends.parse(self.lexicon.gap, {}, self._variants)
-        macros = {'~': gap, '…': match_ends.Chars(frozenset(self.lexicon.sentence_end), True)}
         spans = []
         for index, pattern in enumerate(self._patterns):
             if has_span(pattern.source):
-                tree = match_ends.parse(pattern.source, macros, self._variants)
+                tree = self._tree(pattern.source)
                 width = match_ends.width(tree)
                 ending = (None if width is not None else
                           _compiled(f'(?:{self._expand(pattern.source)})\\z'))
                 spans.append(_Span(index, tree, width, ending, bool(_tail(pattern.source))))
         return spans
+
+    def _tree(self, source: str) -> match_ends.Node:
+        """``source`` as ``match_ends`` reads it: the gap, the span and traditional forms."""
+        gap = match_ends.parse(self.lexicon.gap, {}, self._variants)
+        macros = {'~': gap, '…': match_ends.Chars(frozenset(self.lexicon.sentence_end), True)}
+        return match_ends.parse(source, macros, self._variants)
 
     def _tail_set(self) -> tuple[Any, list[int]]:
         """One RE2 set of the tails (``_tail``) of the patterns with a span: (the set, the
@@ -240,8 +247,12 @@ class CrisisDetector:
         if not alphabet:
             return
         gaps = [*alphabet, *self._gap_characters(), *self.lexicon.sentence_end]
-        parts = sorted({part for p in self._patterns
-                        for part in re.findall(r'[\u4e00-\u9fff]+|[a-z]+', p.source)})
+        lexicon = self.lexicon
+        sources = [*(p.source for p in self._patterns), *lexicon.hyperbole.zh,
+                   *lexicon.hyperbole.en, *lexicon.exclusions.zh, *lexicon.exclusions.en,
+                   *lexicon.frames.zh, *lexicon.frames.en, *lexicon.asks.zh, *lexicon.asks.en]
+        parts = sorted({part for source in sources
+                        for part in re.findall(r'[\u4e00-\u9fff]+|[a-z]+', source)})
         rng = random.Random(0)
         for chars in (alphabet, gaps, [*parts, *gaps, ' '], _CJK):
             for _ in range(WARM_TEXTS):
@@ -249,6 +260,8 @@ class CrisisDetector:
                 for group in (*self._zh_sets, *self._en_sets):
                     group.compiled.Match(text)
                 self._tails.Match(text)
+                for regex in self._sentence_readers:
+                    regex.search(text)
 
     def _gap_characters(self) -> list[str]:
         """The characters the gap (``~``) lets through, those written in it and a few spaces
@@ -269,8 +282,8 @@ class CrisisDetector:
         signal = self._signal(folded, encoded)
         if signal is not None:
             return CrisisReading((signal,), False, self._region(encoded))
-        hyperbole = self._hyperbole is not None and self._hyperbole.search(encoded) is not None
-        return CrisisReading((), hyperbole)
+        reading = match_ends.Text(folded, self._alphabet)
+        return CrisisReading((), any(match_ends.ends(tree, reading) for tree in self._hyperbole))
 
     def _signal(self, folded: str, text: bytes) -> Signal | None:
         """The first real signal of ``text`` (``folded``, in UTF-8), or None: the first match
@@ -278,7 +291,9 @@ class CrisisDetector:
         ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``)."""
         for checked, (pattern, start, end) in enumerate(self._matches(folded, text)):
             if (checked >= MAX_CHECKED or start is None
-                    or not (self._excluded(text, start, end) or self._about_a_topic(text, start))):
+                    or not (self._excluded(text, start, end)
+                            or (self._about_a_topic(text, start)
+                                and self._about_a_topic(text, max(start, end - 1))))):
                 return Signal(pattern.category, pattern.source)
         return None
 
@@ -360,15 +375,17 @@ class CrisisDetector:
             start = end
 
     def _excluded(self, text: bytes, start: int, end: int) -> bool:
-        """The match lies inside an exclusion idiom (looked for around it only)."""
-        if self._exclusions is None:
+        """The match lies inside an exclusion idiom (looked for around it only; a match
+        longer than ``WINDOW`` is no idiom: an English one may span 100 kB of separators)."""
+        if self._exclusions is None or end - start > WINDOW:
             return False
         around = self._exclusions.finditer(text, max(0, start - WINDOW), end + WINDOW)
         return any(m.start() <= start and end <= m.end() for m in around)
 
     def _about_a_topic(self, text: bytes, position: int) -> bool:
         """The sentence around ``position`` names a study topic and asks about it, and says
-        nothing of "I"."""
+        nothing of "I". A match is set aside only when the sentences of its start and of its
+        end both are (an English match may run from a question into "... told me")."""
         floor = max(0, position - SENTENCE)
         start = max((m.end() for m in self._ends.finditer(text, floor, position)), default=floor)
         after = self._ends.search(text, position, position + SENTENCE)

@@ -201,7 +201,7 @@ class Crisis(Strict):
     @model_validator(mode='after')
     def _patterns(self) -> Crisis:
         """Every pattern is RE2 (linear time: no look-around, no back-references), and a
-        signal pattern with a span is one ``match_ends`` reads exactly."""
+        signal pattern with a span, and every hyperbole, is one ``match_ends`` reads exactly."""
         groups = {f'categories.{name}': c for name, c in self.categories.items()}
         groups.update(exclusions=self.exclusions, frames=self.frames, asks=self.asks,
                       hyperbole=self.hyperbole)
@@ -209,9 +209,13 @@ class Crisis(Strict):
         for where, group in groups.items():
             for script in ('zh', 'en'):
                 for pattern in getattr(group, script):
+                    if '\\~' in pattern or '\\…' in pattern:
+                        raise ValueError(f'{where}.{script}: {pattern!r} escapes ~ or …, which '
+                                         'are the gap and the span, not characters')
                     _re2(pattern.replace('~', self.gap).replace('…', '.'), f'{where}.{script}',
                          pattern)
-                    if where.startswith('categories.') and has_span(pattern):
+                    if where == 'hyperbole' or (where.startswith('categories.')
+                                                and has_span(pattern)):
                         _spans(pattern, f'{where}.{script}', macros)
         _re2(self.first_person.zh, 'first_person.zh', self.first_person.zh)
         _re2(self.first_person.en, 'first_person.en', self.first_person.en)

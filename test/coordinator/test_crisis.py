@@ -357,7 +357,7 @@ def test_a_lone_surrogate_is_read_not_raised(coordinator, text):
 
 
 def test_letters_beyond_the_first_plane_are_folded_in_a_long_text(coordinator):
-    """Past RUNS runs to normalise, the text is folded by one table: it covers 𝐬𝐮𝐢𝐜𝐢𝐝𝐞."""
+    """The fold's table covers the first three planes: 𝐬𝐮𝐢𝐜𝐢𝐝𝐞 among many other runs."""
     assert coordinator.crisis.read('ｈｉ ' * 300 + 'i am thinking about 𝐬𝐮𝐢𝐜𝐢𝐝𝐞').referral
 
 
@@ -376,3 +376,32 @@ def test_a_span_pattern_the_reader_cannot_read_exactly_stops_the_load():
     with pytest.raises(ConfigError, match='categories.suicidal.zh') as refused:
         parse(broken, Crisis, 'crisis.yaml')
     assert 'group other than' in str(refused.value)
+
+
+@pytest.mark.parametrize('text', [
+    'What does the word van mean? A man in a van told me to get in.',
+    'Is that a story about a stranger? A stranger keeps messaging me and asked for photos.',
+    'ｋｉｌｌ\u0341 myself', 'i ｈａｔｅ\u0341 myself',
+])
+def test_a_match_from_a_question_into_a_statement_about_me_is_a_signal(coordinator, text):
+    """An English match may start in a question about a word and end in "... told me": set
+    aside only when the sentences of its start and of its end both ask about a topic. A
+    mark after a full-width letter stays a separator (it never joins the letter)."""
+    assert coordinator.crisis.read(text).referral
+
+
+def test_a_match_longer_than_any_idiom_is_never_an_idiom(coordinator):
+    """An exclusion idiom holds a match of a few words; an English match across 100 kB of
+    separators is not looked for in one (the look cost 100 ms)."""
+    detector = coordinator.crisis
+    assert not detector._excluded(b'x' * 1000, 0, crisis.WINDOW + 1)
+    assert detector._excluded('想死你了'.encode(), 0, len('想死'.encode()))     # a short one is
+
+
+@pytest.mark.parametrize('entry', ["'存了\\\\…{0,4}药'", "'想\\\\~死'"])
+def test_an_escaped_gap_or_span_stops_the_load(entry):
+    text = Path(paths.config('coordinator/crisis.yaml')).read_text(encoding='utf-8')
+    broken = text.replace("'存了…{0,4}药'", entry, 1)
+    assert broken != text
+    with pytest.raises(ConfigError, match='escapes ~ or …'):
+        parse(broken, Crisis, 'crisis.yaml')
