@@ -1,8 +1,8 @@
-"""The skills of one robot, started the standard ROS 2 way.
+r"""The skills of one robot, started the standard ROS 2 way.
 
     ros2 launch robot_skills robot.launch.py robot:=q5 skills:=wayfinding_guide
-    ros2 launch robot_skills robot.launch.py robot:=tianyi \\
-        skills:=classroom_presenter,learning_coordinator,pbl_ta,learning_records \\
+    ros2 launch robot_skills robot.launch.py robot:=tianyi \
+        skills:=classroom_presenter,learning_coordinator,pbl_ta,learning_records \
         params_file:=/etc/robot/params.yaml remap:="tts/speak:=/driver/tts/speak"
 
 The robot's driver must serve the contract's devices (``tts/speak``,

@@ -1,6 +1,6 @@
-"""Every simulated robot with its skills, started the standard ROS 2 way.
+r"""Every simulated robot with its skills, started the standard ROS 2 way.
 
-    ros2 launch robot_skills sim.launch.py [time_scale:=0.5] [namespace:=ci1] \\
+    ros2 launch robot_skills sim.launch.py [time_scale:=0.5] [namespace:=ci1] \
         [coordinator_store:=FILE] [records_store:=FILE] [params_file:=FILE]
 
 The robots and the skills each runs come from ``config/sim.yaml`` and the node
@@ -43,7 +43,7 @@ def _sim_file() -> str:
 
 
 def _robots(path: str) -> dict[str, str]:
-    """robot -> comma-separated skills, from sim.yaml (each robot checked by robot_plan)."""
+    """Robot -> comma-separated skills, from sim.yaml (each robot checked by robot_plan)."""
     try:
         with open(path, encoding='utf-8') as stream:
             robots = (yaml.safe_load(stream) or {}).get('robots')

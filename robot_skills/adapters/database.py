@@ -114,7 +114,7 @@ class Readers:
         self._closed = False
 
     def get(self) -> sqlite3.Connection | None:
-        """This thread's read connection (opened on first use), None for ':memory:'."""
+        """The calling thread's read connection (opened on first use), None for ':memory:'."""
         if self.path in ('', ':memory:'):
             return None
         db = getattr(self._local, 'db', None)

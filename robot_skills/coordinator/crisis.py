@@ -312,14 +312,14 @@ class CrisisDetector:
         yield from self._span_matches(folded, text)
 
     def _span_matches(self, folded: str, text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
-        """The matches of the span patterns whose tail is in the text (``_tail_set``).
+        r"""The matches of the span patterns whose tail is in the text (``_tail_set``).
 
         ``match_ends`` says where each can end. A pattern with a bound on its width
         (every Chinese one) then has RE2 find its matches (their start decides the
         checks) in the windows reaching back one width from those ends, merged where
         they meet: RE2 reads only around real matches. One without a bound (English
-        ``\\W+``, which crosses Chinese text too) has each end's longest match found by
-        RE2 anchored at that end (``\\z`` on the text up to it: RE2 then reads backwards
+        ``\W+``, which crosses Chinese text too) has each end's longest match found by
+        RE2 anchored at that end (``\z`` on the text up to it: RE2 then reads backwards
         from the end, only as far as a match can reach).
         """
         tails = {self._tailed[n] for n in self._tails.Match(text) or ()}
@@ -358,14 +358,14 @@ class CrisisDetector:
                 yield pattern, None, high
 
     def _chunks(self, text: bytes) -> Iterator[tuple[int, int]]:
-        """``text`` cut after the first hard sentence end (。！？；!?;) past every ``CHUNK`` bytes.
+        r"""``text`` cut after the first hard sentence end (。！？；!?;) past every ``CHUNK`` bytes.
 
         A Chinese pattern never crosses a hard sentence end: neither the gap (``~``) nor a
         span (``…``) lets one through, and no pattern names one (a test holds every pattern
         of the file to this). So a cut there loses no Chinese match, and the check stops at
         the first chunk with a real signal instead of reading 100,000 characters first. A
-        line break is not a cut (the gap lets "想\\n死" through), and English patterns read
-        the whole text (``\\W+`` between words crosses anything).
+        line break is not a cut (the gap lets "想\n死" through), and English patterns read
+        the whole text (``\W+`` between words crosses anything).
         """
         start = 0
         while start < len(text):
@@ -468,8 +468,8 @@ def _any_of(characters: str) -> re.Pattern[bytes]:
 
 
 def hard_ends(lexicon: Crisis) -> str:
-    """The sentence ends no Chinese pattern crosses: every one but whitespace (a line break
-    may fall inside a phrase: "我想\\n死")."""
+    r"""The sentence ends no Chinese pattern crosses: every one but whitespace (a line break
+    may fall inside a phrase: "我想\n死")."""
     return ''.join(c for c in lexicon.sentence_end if not c.isspace())
 
 

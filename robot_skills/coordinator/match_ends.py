@@ -1,4 +1,4 @@
-"""Where a pattern can end in a text, found for every offset at once, in time set by the
+r"""Where a pattern can end in a text, found for every offset at once, in time set by the
 text's length and the pattern's size alone.
 
 Why: a span (``…{0,16}``) keeps one partial match alive per opening word of the last 16
@@ -11,7 +11,7 @@ reading a pattern, extended to groups, alternatives and bounded repeats).
 
 The patterns are the crisis lexicon's: literal characters (each with its traditional
 forms), non-capturing groups, alternatives, ``?``/``*``/``+``/``{m,n}``, classes of
-characters (``[...]``, ``\\w``, ``\\W``, ``\\s``, ``\\p{Cf}``), ``\\b`` and the lexicon's
+characters (``[...]``, ``\w``, ``\W``, ``\s``, ``\p{Cf}``), ``\b`` and the lexicon's
 macros (``~``, ``…``). Anything else is refused by name at load, so a pattern the reader
 cannot read exactly never starts the node.
 """
@@ -37,6 +37,7 @@ class PatternError(ValueError):
 @dataclass(frozen=True)
 class Chars:
     """One character of a class (``negated``: any character but these)."""
+
     members: frozenset[str]
     negated: bool = False
 
@@ -60,7 +61,7 @@ class Repeat:
 
 @dataclass(frozen=True)
 class Boundary:
-    """``\\b``: a word character on one side only (RE2's ASCII words)."""
+    r"""``\b``: a word character on one side only (RE2's ASCII words)."""
 
 
 Node = Chars | Seq | Alt | Repeat | Boundary
@@ -68,7 +69,7 @@ Node = Chars | Seq | Alt | Repeat | Boundary
 
 @functools.cache
 def _format_characters() -> frozenset[str]:
-    """``\\p{Cf}`` as RE2 reads it (its Unicode tables, not Python's, which may be older)."""
+    r"""``\p{Cf}`` as RE2 reads it (its Unicode tables, not Python's, which may be older)."""
     every = ''.join(chr(c) for c in range(UNICODE) if not 0xD800 <= c <= 0xDFFF)
     return frozenset(re2.findall(r'\p{Cf}', every))
 
@@ -201,7 +202,7 @@ def parse(source: str, macros: dict[str, Node], variants: dict[str, str]) -> Nod
 
 
 def classes(node: Node) -> set[Chars]:
-    """Every class of characters ``node`` reads (``\\b`` reads the word class)."""
+    r"""Every class of characters ``node`` reads (``\b`` reads the word class)."""
     if isinstance(node, Chars):
         return {node}
     if isinstance(node, Boundary):

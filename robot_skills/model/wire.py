@@ -1,4 +1,4 @@
-"""Text from the wire (JSON and YAML), parsed with limits: one parser for every field.
+r"""Text from the wire (JSON and YAML), parsed with limits: one parser for every field.
 
 Anyone on the DDS domain can send anything, so a JSON or YAML field of a
 message is hostile until it is parsed here. Both formats go through the same
@@ -9,7 +9,7 @@ checks, iteratively (no recursion a deep document could exhaust):
   values in all (a thousand ``[`` is refused, not a ``RecursionError``);
 * numbers: integers within SQLite's signed 64 bits (what every store can
   hold), floats finite (NaN and Infinity are not JSON and are refused);
-* strings: no unpaired surrogates (a ``"\\ud800"`` escape cannot be stored);
+* strings: no unpaired surrogates (a ``"\ud800"`` escape cannot be stored);
 * YAML: no anchors or aliases (the "billion laughs"), safe types only. Trusted
   files (``config.load``) may use aliases: ``max_nodes`` counts a shared value
   at every place it is used, so an exponential document is still refused.

@@ -72,7 +72,7 @@ def _atx_text(line: str) -> str:
 
 
 def derive_title(markdown: str) -> str:
-    """frontmatter title → first H1 (ATX or setext, never one inside fenced code) → first
+    """Frontmatter title → first H1 (ATX or setext, never one inside fenced code) → first
     non-empty line, truncated to 40 characters."""
     front = FRONTMATTER.match(markdown)
     if front:

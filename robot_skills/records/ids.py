@@ -1,4 +1,4 @@
-"""Internal ids, and the rule that text the learner reads carries none (正文保持人话).
+r"""Internal ids, and the rule that text the learner reads carries none (正文保持人话).
 
 Every record's id is a prefix, an underscore and lowercase hex (``snap_3f…``,
 ``tr_9a…``). Text the learner reads (a live session's summary,
@@ -6,7 +6,7 @@ teacher_reflection and next_action, a live evaluation's agent_observation,
 the body of a post-lesson evaluation) must be written for her: the ids that
 anchor a judgement go in ``evidence_refs``, the machine's channel. An id is
 found wherever it stands, also glued to Chinese text (``见snap_3``), which a
-``\\b`` boundary would miss; a word that merely contains a prefix
+``\b`` boundary would miss; a word that merely contains a prefix
 (``index_2``, ``CO_2``) is not an id.
 """
 

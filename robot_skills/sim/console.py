@@ -1,11 +1,11 @@
 """What a line typed at ``robot_skills_sim --console`` means.
 
-    贝旺路怎么走          ASR with the wake word detected (kws_triggered true)
-    ~ 贝旺路怎么走        ASR without the wake word
-    > 三层厕所在哪        a remote text message
-    {"text": ...}        a raw asr/json payload
-    @tianyi              talk to another robot from now on
-    quit                 leave (end of input works too)
+贝旺路怎么走          ASR with the wake word detected (kws_triggered true)
+~ 贝旺路怎么走        ASR without the wake word
+> 三层厕所在哪        a remote text message
+{"text": ...}        a raw asr/json payload
+@tianyi              talk to another robot from now on
+quit                 leave (end of input works too)
 """
 
 from __future__ import annotations

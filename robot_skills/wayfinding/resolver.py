@@ -64,7 +64,7 @@ class Query:
         return bool(self.number or self.name or self.group or self.meeting_room)
 
     def answering(self, pending: Query) -> Query:
-        """This turn read as the answer to a clarification that asked ``pending``."""
+        """The turn read as the answer to a clarification that asked ``pending``."""
         if self.names_a_target:
             return replace(self, floor=self.floor or pending.floor)
         return replace(pending, floor=self.floor or pending.floor,

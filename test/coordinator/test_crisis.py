@@ -229,10 +229,10 @@ def test_a_mark_anywhere_in_any_positive_decides_as_the_whole_text_does(coordina
 
 
 def test_no_chinese_pattern_can_cross_a_hard_sentence_end(coordinator):
-    """What makes the cuts safe (``_chunks``), held for every Chinese pattern of the file:
+    r"""What makes the cuts safe (``_chunks``), held for every Chinese pattern of the file:
     its own syntax is literal characters, groups, alternatives, quantifiers, the gap (``~``),
     the span (``…``) and classes of characters that are none of them punctuation (no
-    escape such as \\W or \\p{P}, no ., no range, no negated class); the gap and the span
+    escape such as \W or \p{P}, no ., no range, no negated class); the gap and the span
     leave every hard end out, and no hard end is written in a pattern."""
     detector = coordinator.crisis
     ends = crisis.hard_ends(detector.lexicon)
@@ -335,7 +335,7 @@ def test_a_span_pattern_match_among_its_own_words_is_found(coordinator):
     '有个stranger一直' + '在网上和我聊天说了很多' * 200 + '\nwhat does the word stranger ask mean?',
 ])
 def test_a_match_of_a_pattern_without_a_bound_is_read_from_its_real_start(coordinator, text):
-    """An English span pattern has no bound on its width (\\W+): each end's longest match
+    r"""An English span pattern has no bound on its width (\W+): each end's longest match
     is found from the reversed text, however far back it starts."""
     assert coordinator.crisis.read(text).referral
 

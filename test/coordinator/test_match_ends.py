@@ -19,8 +19,8 @@ from robot_skills.coordinator.lexicon import has_span
 
 
 def re2_ends(pattern: str, text: str) -> set[int]:
-    """Every character offset where some match of ``pattern`` ends (RE2, anchored both
-    sides at each pair of offsets, the whole text as context for ``\\b``)."""
+    r"""Every character offset where some match of ``pattern`` ends (RE2, anchored both
+    sides at each pair of offsets, the whole text as context for ``\b``)."""
     regex = re2.compile(pattern.encode())
     data = text.encode()
     at = [len(text[:i].encode()) for i in range(len(text) + 1)]
@@ -70,7 +70,7 @@ def test_any_pattern_ends_where_re2_says(pattern, text):
     ('[^。]{0,2}b', 'a。ab', {4}), ('(?:a|b)?c', 'c', {1}),
 ])
 def test_some_patterns_end_where_they_should(pattern, text, ends):
-    """A few hand-read cases: runs (the carry through a run), repeats, bounds, \\b."""
+    r"""A few hand-read cases: runs (the carry through a run), repeats, bounds, \b."""
     assert engine_ends(match_ends.parse(pattern, {}, {}), text) == ends == re2_ends(pattern, text)
 
 
@@ -146,7 +146,7 @@ def test_what_re2_reads_otherwise_or_in_unbounded_time_is_refused(pattern, named
 
 
 def test_format_characters_are_re2s_own():
-    """\\p{Cf} as RE2's Unicode tables have it (Python's may be older: U+13439 ...)."""
+    r"""\p{Cf} as RE2's Unicode tables have it (Python's may be older: U+13439 ...)."""
     tree = match_ends.parse('a\\p{Cf}b', {}, {})
     for char in ('\u200b', '\U00013439', '\U000E0001'):
         text = f'a{char}b'

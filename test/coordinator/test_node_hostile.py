@@ -93,7 +93,7 @@ def test_a_request_beyond_the_transport_cap_is_read_for_crisis_first(rig):
 
 
 def test_twenty_concurrent_callers_lose_no_call(rig):
-    """rclpy's default service queue (10) lost half of 20 concurrent calls without an error."""
+    """Rclpy's default service queue (10) lost half of 20 concurrent calls without an error."""
     clients = [rig.probe.create_client(HealthCheck, 'coordinator/health_check',
                                        qos_profile=profile(DEEP_QOS)) for _ in range(20)]
     rig.ros.until(lambda: all(c.service_is_ready() for c in clients), what='clients ready')

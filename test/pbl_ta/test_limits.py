@@ -62,7 +62,7 @@ def test_the_window_counts_the_turns_already_taken(others):
 
 
 def test_a_greedy_orchestrator_never_gets_the_correction_repeated_two_turns_later():
-    """refresh + discuss after every turn, a misreading said again right after the TA
+    """Refresh + discuss after every turn, a misreading said again right after the TA
     corrected it: the TA waits three turns by others before it speaks again."""
     talk = Talk()
     talk.say(*[f'第{n}个想法' for n in range(10)])

@@ -47,7 +47,7 @@ KINDS = ('reply', 'request', 'publish', 'subscribe')
 
 
 def _profiles(text: str) -> dict[str, dict]:
-    """enclave path -> {'ns', 'node', and a set of names per kind}; every rule an ALLOW."""
+    """Enclave path -> {'ns', 'node', and a set of names per kind}; every rule an ALLOW."""
     policy = ET.fromstring(text)
     assert policy.tag == 'policy' and policy.get('version') == '0.2.0'
     found: dict[str, dict] = {}
