@@ -43,7 +43,7 @@ def _sim_file() -> str:
 
 
 def _robots(path: str) -> dict[str, str]:
-    """Robot -> comma-separated skills, from sim.yaml (each robot checked by robot_plan)."""
+    """Each robot -> its skills, comma-separated, from sim.yaml (checked by robot_plan)."""
     try:
         with open(path, encoding='utf-8') as stream:
             robots = (yaml.safe_load(stream) or {}).get('robots')

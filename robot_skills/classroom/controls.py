@@ -3,7 +3,7 @@ resume and stop a lesson, whatever batch is under way."""
 
 from __future__ import annotations
 
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from dataclasses import replace
 
 from robot_skills.classroom.course import ClassroomState, Closing, Course, Phase, Result
@@ -20,7 +20,7 @@ SPEAKING = frozenset({Phase.ASKING, Phase.ENDING, Phase.DIRECT, Phase.WELCOME, P
                       Phase.EXPLAIN, Phase.TRANSITION, Phase.FAREWELL})
 
 
-class Controls(Sender):
+class Controls(Sender, ABC):
     """Pause, continue and stop; the lesson's flow takes up the results held meanwhile."""
 
     @abstractmethod

@@ -107,6 +107,7 @@ LONG_COURSE_MINUTES = 3
 ANSWER_LIMIT = 60
 MOTION_DEVICES = frozenset({Device.ARM_GESTURE, Device.HEAD_GESTURE, Device.ARM, Device.HAND})
 CLAUSE_END = frozenset('，。！？；：,.!?;:、')
+CONTROLS = ('pause', 'pause_cut', 'resume', 'recover', 'recap')   # batches taken up while paused
 ASKING_BACK = (Phase.QUESTION, Phase.REASK, Phase.OFF_TOPIC)   # an answer may come during them
 SPEECH_STOPS = frozenset({Phase.WELCOME, Phase.OPENING, Phase.LECTURE, Phase.QUESTION,
                           Phase.DIRECT, Phase.ASKING, Phase.TRANSITION})   # a failed speech ends
@@ -458,9 +459,12 @@ class ClassroomCore(Controls):
         name = dict(course.sent).get(event.batch_id) if course is not None else None
         if course is None or name is None:
             return self._ignore(state, 'a result of an earlier lesson', event.batch_id)
-        if isinstance(event, BatchCompleted):
+        if isinstance(event, BatchCompleted):       # its last result: forgotten once taken up
+            held = course.awaiting_state == 'paused' and name not in CONTROLS
             course = replace(course, gesturing=tuple(g for g in course.gesturing
-                                                     if g[0] != event.batch_id))
+                                                     if g[0] != event.batch_id),
+                             sent=course.sent if held else tuple(
+                                 s for s in course.sent if s[0] != event.batch_id))
             state = replace(state, course=course)
         faults = self._faults(course, event)
         if faults:      # a stopped robot stops moving: the rest of the lesson is voice only
@@ -475,8 +479,7 @@ class ClassroomCore(Controls):
     def _result_of(self, state: ClassroomState, course: Course, name: str,
                    event: Result
                    ) -> Step[ClassroomState]:
-        if course.awaiting_state == 'paused' and name not in ('pause', 'pause_cut', 'resume',
-                                                              'recover', 'recap'):
+        if course.awaiting_state == 'paused' and name not in CONTROLS:
             return self._set(state, replace(course, held=(*course.held, event)), [])
         if isinstance(event, CommandCompleted):
             return self._number_formed(state, course, event)

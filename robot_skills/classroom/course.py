@@ -120,7 +120,7 @@ class Course:
     last_speech: str = ''
     paused: tuple[Phase | None, str, str] = (None, '', '')  # phase, awaiting, waiting_for
     held: tuple[Result, ...] = ()
-    sent: tuple[tuple[str, str], ...] = ()     # (batch id, its name) of every batch sent
+    sent: tuple[tuple[str, str], ...] = ()     # (batch id, its name) of batches not done
     pause_cut_speech: bool = False
     pause_speaking: bool = False               # a speech was in flight when paused
     resuming: bool = False                     # 继续 heard, the pause not yet left

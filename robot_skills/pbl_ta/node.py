@@ -166,7 +166,7 @@ class PblTa(GuardedNode):
         # both share and is held only between awaits, never across one.
         self._lock = threading.Lock()
         group, steps = MutuallyExclusiveCallbackGroup(), ReentrantCallbackGroup()
-        self._heard_turns: Waits[str] = Waits(self, group)
+        self._heard_turns: Waits[tuple[str, str]] = Waits(self, group)   # (session, turn)
         self._turns = self.create_publisher(DiscussionTurn, DISCUSSION_TURNS.name,
                                             profile(DISCUSSION_TURNS.qos))
         self.create_subscription(DiscussionTurn, DISCUSSION_TURNS.name, self._on_turn,
@@ -277,7 +277,7 @@ class PblTa(GuardedNode):
             fresh = self.core.hear(session, Turn(msg.speaker_role, msg.speaker_id, text,
                                                  msg.is_body), msg.turn_id)
         if msg.turn_id:
-            self._heard_turns.settle(msg.turn_id)
+            self._heard_turns.settle((msg.session_id, msg.turn_id))
         self.tracer.emit('input', 'duplicate' if not fresh else 'heard', msg.session_id, {
             'turn_id': msg.turn_id, 'role': msg.speaker_role, 'body': msg.is_body,
             'chars': len(msg.text), 'truncated': len(msg.text) > len(text)})
@@ -330,7 +330,8 @@ class PblTa(GuardedNode):
         def seen() -> bool:
             with self._lock:
                 return session.seen(turn_id)
-        return await self._heard_turns.wait(turn_id, self.value.turn_wait, seen)
+        return await self._heard_turns.wait((session.session_id, turn_id), self.value.turn_wait,
+                                            seen)
 
     async def _discuss(self, session: Session, previous: StateCard | None) -> Step:
         with self._lock:

@@ -118,7 +118,7 @@ def add_flashcard(context: Context, args: AddFlashcard) -> dict:
 
 
 def fsrs_card_id(flashcard_id: str) -> int:
-    """Fsrs's integer id of a card (its review logs are keyed by it): 53 bits of a hash of the
+    """The integer id fsrs gives a card (its review logs are keyed by it): 53 bits of a hash of the
     flashcard id, deterministic and JSON-safe. Given none, ``Card()`` takes the epoch
     milliseconds and sleeps 1 ms so that the next card's differs."""
     digest = hashlib.blake2b(flashcard_id.encode(), digest_size=8).digest()

@@ -342,7 +342,8 @@ class FeedbackMoved(ToolResult):
 
 @tool('update_feedback_status', FeedbackStatus, FeedbackMoved)
 def update_feedback_status(context: Context, args: FeedbackStatus) -> dict:
-    """Open → acknowledged → addressed | declined; declined needs a note; the last two final."""
+    """Status: open → acknowledged → addressed | declined; declined needs a note; the last two
+    final."""
     pair_id = context.pair(args.pair_id)
     row = context.owned('feedback', args.feedback_id, pair_id)
     if args.status not in NEXT.get(row['status'], ()):

@@ -1,9 +1,9 @@
-"""The records tools by name, and the one way to call any of them.
+"""What a records tool is, the context it runs with, and the answer a call gets.
 
 A tool is a pydantic model of its arguments (unknown fields refused: a typo
 or a field the document forbids never passes silently), a pydantic model of
 its result, and a function of a ``Context`` and those arguments that returns
-the result or raises a ``ToolError``. ``Records.call`` is the only entry,
+the result or raises a ``ToolError``. ``Records.call`` (``api.py``) is the only entry,
 shared by the Python API, the ROS service ``records/call`` and the command
 line: it validates the arguments, runs the tool in one transaction (a
 refusal rolls back everything the tool wrote), checks the result against its

@@ -17,6 +17,6 @@ _HISTORY = {History.KEEP_LAST: HistoryPolicy.KEEP_LAST, History.KEEP_ALL: Histor
 
 @cache
 def profile(qos: Qos) -> QoSProfile:
-    """Rclpy's profile for ``qos`` (one object per profile, as module constants were)."""
+    """The rclpy profile for ``qos`` (one object per profile, as module constants were)."""
     return QoSProfile(depth=qos.depth, reliability=_RELIABILITY[qos.reliability],
                       durability=_DURABILITY[qos.durability], history=_HISTORY[qos.history])

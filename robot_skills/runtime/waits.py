@@ -39,12 +39,12 @@ class Waits(Generic[K]):
         with self._lock:
             self._parked.setdefault(key, []).append(future)
         timer = None
-        if already():
-            self._answer(future, True)
-        else:
-            timer = self._node.create_timer(timeout, lambda: self._answer(future, False),
-                                            self._group)
         try:
+            if already():
+                self._answer(future, True)
+            else:
+                timer = self._node.create_timer(timeout, lambda: self._answer(future, False),
+                                                self._group)
             return bool(await future)
         finally:
             if timer is not None:

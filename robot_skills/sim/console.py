@@ -1,12 +1,4 @@
-"""What a line typed at ``robot_skills_sim --console`` means.
-
-贝旺路怎么走          ASR with the wake word detected (kws_triggered true)
-~ 贝旺路怎么走        ASR without the wake word
-> 三层厕所在哪        a remote text message
-{"text": ...}        a raw asr/json payload
-@tianyi              talk to another robot from now on
-quit                 leave (end of input works too)
-"""
+"""What a line typed at ``robot_skills_sim --console`` means (``HELP`` says it)."""
 
 from __future__ import annotations
 
@@ -14,7 +6,13 @@ from dataclasses import dataclass
 
 from robot_skills.sim.scenario import Step
 
-HELP = __doc__.split('\n\n', 1)[1].rstrip()
+HELP = """\
+    贝旺路怎么走          ASR with the wake word detected (kws_triggered true)
+    ~ 贝旺路怎么走        ASR without the wake word
+    > 三层厕所在哪        a remote text message
+    {"text": ...}        a raw asr/json payload
+    @tianyi              talk to another robot from now on
+    quit                 leave (end of input works too)"""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from core_driver import Driver, fail, succeed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_skills.classroom.core import ClassroomCore
+from robot_skills.classroom.core import FLOW, ClassroomCore
 from robot_skills.classroom.course import FetchLesson, LessonFetched
 from robot_skills.classroom.sending import NUMBER_TIMER
 from robot_skills.model.commands import ArmGesture, ArmMovePos, Fingers, Hand, HeadGesture, Speak
@@ -569,3 +569,25 @@ def test_state_variables_only_move_forward(core, steps, failing):
         chars = c.tts_chars_used
         assert c.head_feedback_retry_pending in ('', 'nod', 'shake')
         assert c.presentation_mode in ('unconfirmed', 'classroom', 'direct', 'completed')
+
+
+def test_every_step_of_the_flow_table_is_a_method_of_the_core(core):
+    for (phase, result), transition in FLOW.items():
+        assert callable(getattr(core, transition.handler, None)), (phase, transition.handler)
+        assert transition.to, (phase, result)
+
+
+def test_a_batch_is_forgotten_once_its_last_result_is_taken_up(lesson):
+    """The course keeps the name of a batch only while a result of it may come: a long
+    lesson, or one re-asked without end, does not grow it."""
+    lesson.hear(CLASSROOM)
+    advance_to(lesson, 'waiting_answer')
+    for _ in range(30):                 # not heard: asked again, a batch each time
+        lesson.hear('')
+        advance_to(lesson, 'waiting_answer')
+    assert len(course(lesson).sent) <= 1, course(lesson).sent
+    lesson.hear(RIGHT)
+    lesson.hear(PARTIAL)
+    lesson.hear(WRONG)
+    assert course(lesson).presentation_mode == 'completed'
+    assert course(lesson).sent == ()

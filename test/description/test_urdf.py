@@ -41,7 +41,7 @@ def test_the_robots_of_the_simulation_have_a_model():
 
 @pytest.mark.parametrize('robot', ROBOTS)
 def test_written_file_is_current(robot):
-    """Python -m robot_skills.description.urdf rewrites them after a change of either file."""
+    """``python -m robot_skills.description.urdf`` rewrites them after a change of either file."""
     assert urdf_path(robot).read_text(encoding='utf-8') == render(robot, BODIES, BODY), \
         f'{urdf_path(robot)} is stale: run python -m robot_skills.description.urdf'
 

@@ -64,7 +64,7 @@ async def _serve(principal: Principal, ros_args: list[str]) -> None:
 
 @contextmanager
 def _forwarder(principal: Principal, ros_args: list[str]) -> Iterator[Forward]:
-    """Rclpy started (stderr logging), a client node spinning on its own thread."""
+    """The rclpy context started (stderr logging), a client node spinning on its own thread."""
     os.environ['RCUTILS_LOGGING_USE_STDOUT'] = '0'     # read by rclpy's init below
     entry.init(['records_mcp', *ros_args])
     executor = SingleThreadedExecutor()
