@@ -160,9 +160,6 @@ class CrisisDetector:
         self._ends = _any_of(lexicon.sentence_end)
         self._hard_ends = _any_of(hard_ends(lexicon))
         self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end)
-        self._sentence_readers = [regex for regex in (
-            self._exclusions, self._frames, self._asks, self._first_person)
-            if regex is not None]
         self._warm()
 
     def _expand(self, pattern: str) -> str:
@@ -260,8 +257,6 @@ class CrisisDetector:
                 for group in (*self._zh_sets, *self._en_sets):
                     group.compiled.Match(text)
                 self._tails.Match(text)
-                for regex in self._sentence_readers:
-                    regex.search(text)
 
     def _gap_characters(self) -> list[str]:
         """The characters the gap (``~``) lets through, those written in it and a few spaces
