@@ -72,13 +72,23 @@ def _speech(probe: Probe, text: str, wake: bool) -> Callable[[], bool]:
 
 
 def _decision(probe: Probe) -> Callable[[], bool]:
+    """A request once the coordinator subscribes, sent again each ``RETRY`` s until one is
+    decided: a request that arrives between the subscription and the node's activation is
+    refused (traced), and one sent once would never be answered."""
     decisions: list[RoutingDecision] = []
     probe.node.create_subscription(RoutingDecision, interface.COORDINATOR_DECISIONS.name,
                                    decisions.append, RELIABLE)
     requests = probe.node.create_publisher(LearningRequest, interface.COORDINATOR_REQUESTS.name, 10)
     probe.until(requests.get_subscription_count)
-    requests.publish(LearningRequest(request_id='startup', learner_id='l1', text='方程怎么解'))
-    return lambda: bool(decisions)
+    sent: list[float] = []
+
+    def decided() -> bool:
+        if not decisions and (not sent or time.monotonic() - sent[-1] > RETRY):
+            sent.append(time.monotonic())
+            requests.publish(LearningRequest(request_id=f'startup-{len(sent)}',
+                                             learner_id='l1', text='方程怎么解'))
+        return bool(decisions)
+    return decided
 
 
 def _call(probe: Probe, srv: Any, name: str, request: Any) -> Callable[[], bool]:
