@@ -138,6 +138,8 @@ class CrisisDetector:
     def __init__(self, lexicon: Crisis) -> None:
         self.lexicon = lexicon
         self._variants = _traditional_variants()
+        self._macros = {'~': match_ends.parse(lexicon.gap, {}, self._variants),   # for _tree
+                        '…': match_ends.Chars(frozenset(lexicon.sentence_end), True)}
         self._patterns = [_Pattern(name, script, source, _compiled(self._expand(source)))
                           for name, category in lexicon.categories.items()
                           for script, sources in (('zh', category.zh), ('en', category.en))
@@ -208,9 +210,7 @@ class CrisisDetector:
 
     def _tree(self, source: str) -> match_ends.Node:
         """``source`` as ``match_ends`` reads it: the gap, the span and traditional forms."""
-        gap = match_ends.parse(self.lexicon.gap, {}, self._variants)
-        macros = {'~': gap, '…': match_ends.Chars(frozenset(self.lexicon.sentence_end), True)}
-        return match_ends.parse(source, macros, self._variants)
+        return match_ends.parse(source, self._macros, self._variants)
 
     def _tail_set(self) -> tuple[Any, list[int]]:
         """One RE2 set of the tails (``_tail``) of the patterns with a span: (the set, the
@@ -274,17 +274,17 @@ class CrisisDetector:
     def read(self, text: str) -> CrisisReading:
         folded = self.fold(text)
         encoded = folded.encode()
-        signal = self._signal(folded, encoded)
+        reading = match_ends.Text(folded, self._alphabet)   # one for spans and hyperbole
+        signal = self._signal(reading, encoded)
         if signal is not None:
             return CrisisReading((signal,), False, self._region(encoded))
-        reading = match_ends.Text(folded, self._alphabet)
         return CrisisReading((), any(match_ends.ends(tree, reading) for tree in self._hyperbole))
 
-    def _signal(self, folded: str, text: bytes) -> Signal | None:
-        """The first real signal of ``text`` (``folded``, in UTF-8), or None: the first match
+    def _signal(self, reading: match_ends.Text, text: bytes) -> Signal | None:
+        """The first real signal of ``text`` (``reading``, in UTF-8), or None: the first match
         neither inside an exclusion idiom nor about a topic, or the match past
         ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``)."""
-        for checked, (pattern, start, end) in enumerate(self._matches(folded, text)):
+        for checked, (pattern, start, end) in enumerate(self._matches(reading, text)):
             if (checked >= MAX_CHECKED or start is None
                     or not (self._excluded(text, start, end)
                             or (self._about_a_topic(text, start)
@@ -292,7 +292,8 @@ class CrisisDetector:
                 return Signal(pattern.category, pattern.source)
         return None
 
-    def _matches(self, folded: str, text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
+    def _matches(self, reading: match_ends.Text,
+                 text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
         """Every match, as (pattern, start, end) in bytes: those of the RE2 sets first, in
         chunks (``_chunks``), then those of the span patterns (``_span_matches``)."""
         reads = itertools.chain(((self._zh_sets, start, end) for start, end in self._chunks(text)),
@@ -304,9 +305,10 @@ class CrisisDetector:
                     pattern = self._patterns[index]
                     for match in pattern.regex.finditer(text, start, end):
                         yield pattern, match.start(), match.end()
-        yield from self._span_matches(folded, text)
+        yield from self._span_matches(reading, text)
 
-    def _span_matches(self, folded: str, text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
+    def _span_matches(self, reading: match_ends.Text,
+                      text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
         r"""The matches of the span patterns whose tail is in the text (``_tail_set``).
 
         ``match_ends`` says where each can end. A pattern with a bound on its width
@@ -319,9 +321,6 @@ class CrisisDetector:
         """
         tails = {self._tailed[n] for n in self._tails.Match(text) or ()}
         chosen = [span for span in self._spans if not span.tailed or span.index in tails]
-        if not chosen:
-            return
-        reading = match_ends.Text(folded, self._alphabet)
         for span in chosen:
             ends = match_ends.offsets(match_ends.ends(span.tree, reading))
             if not len(ends):
