@@ -27,6 +27,7 @@ SEPARATORS = re.compile(r'[,.!~;:，。！～、；：…]+')
 SPACES = re.compile(r'\s+')
 QUESTION = re.compile(r'[?？]')
 REPEATS = (1, 2, 3)
+LONGEST = 200       # characters: a longer answer is not an unambiguous yes (nor read as one)
 
 
 class Confirmation(Strict):
@@ -41,7 +42,7 @@ class Confirmation(Strict):
 
     def is_yes(self, text: str) -> bool:
         """Whether ``text`` is a yes and nothing but a yes."""
-        if QUESTION.search(text):
+        if len(text) > LONGEST or QUESTION.search(text):
             return False
         pieces = [p.strip() for p in SEPARATORS.split(fold(text)) if p.strip()]
         return bool(pieces) and all(piece in self._answers or piece.replace(' ', '') in

@@ -69,12 +69,14 @@ from robot_skills.coordinator.folding import Folding
 from robot_skills.coordinator.lexicon import Crisis, has_span
 
 MAX_CHECKED = 64
-SENTENCE = 6000          # bytes: a sentence is read at most this far either side of a match
+BLOCK = 1024             # bytes: a sentence that runs on is cut at a multiple of this ...
+SENTENCE = 6 * BLOCK     # ... at least this far either side of a match
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
 GROUP = 256              # patterns without a span per RE2 set
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
+TOPIC_WORDS = ('frames', 'asks', 'first_person')   # a topic question: 2 of 3, not the last
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
 _CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
 _OPENCC = ('t2s', 'tw2s', 'hk2s')
@@ -153,13 +155,11 @@ class CrisisDetector:
             *(match_ends.classes(tree) for tree in (*(s.tree for s in self._spans),
                                                     *self._hyperbole))))
         self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
-        self._frames = self._any([*lexicon.frames.zh, *lexicon.frames.en])
-        self._asks = self._any([*lexicon.asks.zh, *lexicon.asks.en])
-        self._first_person = self._any([lexicon.first_person.zh, lexicon.first_person.en])
+        self._topic_words = self._topic_set()
         self._regions = {region: self._any([re2.escape(n) if _is_cjk(n) else
                                             rf'\b{re2.escape(n)}\b' for n in names])
                          for region, names in lexicon.regions.names.items()}
-        self._ends = _any_of(lexicon.sentence_end)
+        self._ends = [c.encode() for c in lexicon.sentence_end]
         self._hard_ends = _any_of(hard_ends(lexicon))
         self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end)
         self._warm()
@@ -172,6 +172,22 @@ class CrisisDetector:
 
     def _any(self, patterns: list[str]) -> Any:
         return _alternation([self._expand(p) for p in patterns])
+
+    def _topic_set(self) -> tuple[Any, list[str]]:
+        """One RE2 set that says, in one pass over a sentence, which of ``TOPIC_WORDS`` it
+        holds: frames, asks, first person (an empty list is left out and never found)."""
+        lexicon = self.lexicon
+        kinds = {'frames': [*lexicon.frames.zh, *lexicon.frames.en],
+                 'asks': [*lexicon.asks.zh, *lexicon.asks.en],
+                 'first_person': [lexicon.first_person.zh, lexicon.first_person.en]}
+        compiled = re2.Set.SearchSet(_options())
+        added = []
+        for kind in TOPIC_WORDS:
+            if kinds[kind]:
+                compiled.Add('|'.join(f'(?:{self._expand(p)})' for p in kinds[kind]).encode())
+                added.append(kind)
+        compiled.Compile()
+        return compiled, added
 
     def _groups(self, script: str) -> list[_Set]:
         """The RE2 sets of one script's patterns without a span, ``GROUP`` to a set, each
@@ -284,11 +300,12 @@ class CrisisDetector:
         """The first real signal of ``text`` (``reading``, in UTF-8), or None: the first match
         neither inside an exclusion idiom nor about a topic, or the match past
         ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``)."""
+        sentences = _Sentences(text, self._ends, self._topic_words)
         for checked, (pattern, start, end) in enumerate(self._matches(reading, text)):
             if (checked >= MAX_CHECKED or start is None
                     or not (self._excluded(text, start, end)
-                            or (self._about_a_topic(text, start)
-                                and self._about_a_topic(text, max(start, end - 1))))):
+                            or (sentences.about_a_topic(start)
+                                and sentences.about_a_topic(max(start, end - 1))))):
                 return Signal(pattern.category, pattern.source)
         return None
 
@@ -376,20 +393,6 @@ class CrisisDetector:
         around = self._exclusions.finditer(text, max(0, start - WINDOW), end + WINDOW)
         return any(m.start() <= start and end <= m.end() for m in around)
 
-    def _about_a_topic(self, text: bytes, position: int) -> bool:
-        """The sentence around ``position`` names a study topic and asks about it, and says
-        nothing of "I". A match is set aside only when the sentences of its start and of its
-        end both are (an English match may run from a question into "... told me")."""
-        floor = max(0, position - SENTENCE)
-        start = max((m.end() for m in self._ends.finditer(text, floor, position)), default=floor)
-        after = self._ends.search(text, position, position + SENTENCE)
-        sentence = text[start:after.start() if after else position + SENTENCE]
-
-        def found(regex: Any) -> bool:
-            return regex is not None and regex.search(sentence) is not None
-
-        return found(self._frames) and found(self._asks) and not found(self._first_person)
-
     # ---- the answer ----------------------------------------------------------------------------
 
     def region(self, text: str) -> str | None:
@@ -413,6 +416,63 @@ class CrisisDetector:
             return self.lexicon.reply.ask_region + self.lexicon.reply.mainland_hint
         lines = self.lexicon.regions.lines
         return lines.get(region, lines['other'])
+
+
+class _Sentences:
+    """The sentences of one text as the topic rule reads them (``about_a_topic``).
+
+    A sentence runs from the sentence end before a position to the one after it, at most
+    ``SENTENCE`` bytes either side; where it runs on, it is cut at the first multiple of
+    ``BLOCK`` past that, so that nearby matches share one cut. The ends are found once,
+    for the whole text, and only when a match is to be placed; each sentence is read once,
+    in one pass of one RE2 set: a text built of set-aside matches costs at most
+    ``MAX_CHECKED`` passes, and one built of matches close together far fewer.
+    """
+
+    def __init__(self, text: bytes, ends: list[bytes], words: tuple[Any, list[str]]) -> None:
+        self._text, self._ends, self._words = text, ends, words
+        self._index: tuple[np.ndarray, np.ndarray] | None = None
+        self._verdicts: dict[tuple[int, int], bool] = {}
+
+    def about_a_topic(self, position: int) -> bool:
+        """The sentence around ``position`` names a study topic and asks about it, and says
+        nothing of "I". A match is set aside only when the sentences of its start and of its
+        end both are (an English match may run from a question into "... told me")."""
+        bounds = self._around(position)
+        if bounds not in self._verdicts:
+            compiled, kinds = self._words
+            held = {kinds[n] for n in compiled.Match(self._text[slice(*bounds)]) or ()}
+            self._verdicts[bounds] = {'frames', 'asks'} <= held and 'first_person' not in held
+        return self._verdicts[bounds]
+
+    def _around(self, position: int) -> tuple[int, int]:
+        """(start, stop) in bytes of the sentence around ``position``: just past the last end
+        that lies wholly in the reach before it, at the first that lies wholly in the reach
+        after it (an end of several bytes is one character of UTF-8)."""
+        starts, stops = self._ends_of_text()
+        floor = max(0, (position - SENTENCE) // BLOCK * BLOCK)
+        ceiling = ((position + SENTENCE) // BLOCK + 1) * BLOCK     # both move at one offset
+        before = int(np.searchsorted(stops, position, 'right')) - 1
+        start = int(stops[before]) if before >= 0 and starts[before] >= floor else floor
+        after = int(np.searchsorted(starts, position, 'left'))
+        stop = int(starts[after]) if after < len(starts) and stops[after] <= ceiling else ceiling
+        return start, stop
+
+    def _ends_of_text(self) -> tuple[np.ndarray, np.ndarray]:
+        """(first byte, byte past) of every sentence end of the text, in order."""
+        if self._index is None:
+            data = np.frombuffer(self._text, np.uint8)
+            found = [np.empty((2, 0), np.intp)]
+            for end in self._ends:
+                size = len(data) - len(end) + 1
+                hit = np.ones(max(size, 0), bool)
+                for offset, byte in enumerate(end):
+                    hit &= data[offset:offset + size] == byte
+                found.append(np.stack([np.flatnonzero(hit), np.flatnonzero(hit) + len(end)]))
+            starts, stops = np.concatenate(found, axis=1)
+            order = np.argsort(starts, kind='stable')
+            self._index = starts[order], stops[order]
+        return self._index
 
 
 def _traditional_variants() -> dict[str, str]:

@@ -405,3 +405,46 @@ def test_an_escaped_gap_or_span_stops_the_load(entry):
     assert broken != text
     with pytest.raises(ConfigError, match='escapes ~ or …'):
         parse(broken, Crisis, 'crisis.yaml')
+
+
+# ---- sentences of the topic rule ------------------------------------------------------------------
+
+@given(st.lists(st.sampled_from(['。', '！', '？', '!', '?', '；', ';', '\n', '我', 'a', '的'
+                                 * 40, 'x' * 700]), max_size=60),
+       st.integers(min_value=0, max_value=40_000))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_sentence_runs_from_end_to_end_and_at_least_its_reach(coordinator, parts, at):
+    """A sentence is cut at the sentence ends around a position, those lying wholly in the
+    reach of ``SENTENCE`` bytes either side (the ends found at once for the whole text, as
+    a search from the position finds them); where none is, at least that far."""
+    detector = coordinator.crisis
+    text = ''.join(parts).encode()
+    position = min(at, len(text))
+    ends = [end.encode() for end in detector.lexicon.sentence_end]
+    floor, ceiling = max(0, position - crisis.SENTENCE), position + crisis.SENTENCE
+    before = [found + len(end) for end in ends
+              if (found := text.rfind(end, floor, position)) >= 0]
+    after = [found for end in ends if (found := text.find(end, position, ceiling)) >= 0]
+    start, stop = crisis._Sentences(text, ends, detector._topic_words)._around(position)
+    assert start == max(before) if before else start <= floor
+    assert stop == min(after) if after else stop >= ceiling
+    assert stop - start <= 2 * (crisis.SENTENCE + crisis.BLOCK)
+
+
+def test_matches_close_together_share_one_reading_of_their_sentence(coordinator):
+    """A text of matches that are all set aside (topic questions without a sentence end) is
+    read once per block of the cut, not once per match."""
+    detector = coordinator.crisis
+    text = ('小说里活着没意思是什么意思' * 5000).encode()
+    sentences = crisis._Sentences(text, detector._ends, detector._topic_words)
+    checked = [sentences.about_a_topic(p) for p in range(30_000, 31_000, 10)]
+    assert all(checked) and len(sentences._verdicts) <= 2
+
+
+@pytest.mark.parametrize('gap', [100, 5000, crisis.SENTENCE - 10])
+def test_a_first_person_word_within_the_reach_keeps_a_match_a_signal(coordinator, gap):
+    """However long a sentence, 我 within ``SENTENCE`` bytes of a match is seen."""
+    question = '小说里主人公为什么想死'
+    assert not coordinator.crisis.read(question).referral
+    assert coordinator.crisis.read('我' + 'x' * gap + question).referral
+    assert coordinator.crisis.read(question + 'x' * gap + '我').referral

@@ -106,6 +106,25 @@ def test_anything_else_cancels_the_deletion_and_says_so(shared, answer):
     assert ask(shared, '确定').reply_text != '你的联动记录已经全部删除了。'   # the question is over
 
 
+@pytest.mark.parametrize('answer', ['确定，' * 100, '确定' * 50_000, '\ufdfa' * 100_000])
+def test_an_answer_longer_than_any_yes_cancels_without_reading_it_all(shared, answer):
+    """Yes pieces past ``LONGEST`` characters are no unambiguous yes; U+FDFA (18 characters
+    under NFKC) read as a yes took 425 ms for 100,000."""
+    ask(shared, '浮力又错了')
+    ask(shared, '删除我的联动记录')
+    assert ask(shared, answer).reply_text.startswith('好的，没有删除，你的联动记录都还在。')
+    assert shared.store.records('l1')
+
+
+@pytest.mark.parametrize('text, too_long', [
+    ('\ufdfa' * 1000, True),                 # 1,000 as sent, 18,000 once normalised
+    ('浮力又错了' + '\ufdfa' * 200, False),     # 3,605: routed
+])
+def test_a_request_longer_than_the_limit_once_normalised_is_declined(service, text, too_long):
+    decision = ask(service, text)
+    assert (decision.detail.get('why', '').startswith('longer than')) == too_long
+
+
 def test_the_question_expires(shared):
     ask(shared, '浮力又错了')
     ask(shared, '删除我的联动记录')
