@@ -140,10 +140,21 @@ class Routing(Strict):
     stages: list[Stage]
     report_phrases: list[str]
     health_phrases: list[str]
+    health_patterns: list[str] = []             # RE2: "联动是不是坏了", "功能有没有在工作"
     privacy: list[Privacy]
     skill_names: dict[str, str]
     triggers: Triggers
     confirmation: Confirmation
+    _health: Phrased = PrivateAttr()
+
+    @model_validator(mode='after')
+    def _health_check(self) -> Routing:
+        self._health = Phrased(phrases=self.health_phrases, patterns=self.health_patterns)
+        return self
+
+    def asks_for_health_check(self, text: str) -> bool:
+        """A request to check whether the learning system itself works, in any phrasing."""
+        return self._health.find(text) is not None
 
 
 class ScriptPatterns(Strict):

@@ -220,7 +220,7 @@ class Router:
     def whole_system(self, text: str) -> str | None:
         if any(p in text for p in self.routing.report_phrases):
             return 'report'
-        if any(p in text for p in self.routing.health_phrases):
+        if self.routing.asks_for_health_check(text):
             return 'health_check'
         return None
 

@@ -338,6 +338,33 @@ EVERYDAY += [
     ('N个数的平均数怎么求', (), *coach('math', MATH_COACH)),
     ('今天吃什么', (), 'declined', '', '', ''),
 ]
+EVERYDAY += [
+    # 5.1: understood only after the answer, or failed three times and more, with no wrong
+    # answer reported: the Feynman test (a reported wrong answer goes to the notebook first)
+    ('第四遍做还是不会', (), *stage('feynman', FEYNMAN)),
+    ('看了答案才懂，自己想不出来', (), *stage('feynman', FEYNMAN)),
+    ('看完解析就明白了，可是自己做就不会', (), *stage('feynman', FEYNMAN)),
+    ('老师讲的时候都懂，一到自己做就不会', (), *stage('feynman', FEYNMAN)),
+    ('我看了解题过程觉得懂了，合上书就不会了', (), *stage('feynman', FEYNMAN)),
+    ('做了五遍还是不会', (), *stage('feynman', FEYNMAN)),
+    ('第3次了还是不懂', (), *stage('feynman', FEYNMAN)),
+    ('练了很多遍还是搞不懂', (), *stage('feynman', FEYNMAN)),
+    ('答案一看就明白', (), *stage('feynman', FEYNMAN)),
+    ('看了视频讲解才理解', (), *stage('feynman', FEYNMAN)),
+    ('I only get it after looking at the solution', (), 'route', 'english', 'feynman', FEYNMAN),
+    ("I thought I understood it but I can't explain it", (), 'route', 'english', 'feynman',
+     FEYNMAN),
+    ('做了两遍还是不会，这道方程怎么解', (), *coach('math', MATH_COACH)),   # two is not 3
+    ('我不懂，自己也做不出来', (), 'clarify', '', '', ''),                # not understood at all
+    ('浮力看了答案才懂，可是又错了', (), *fix('physics')),                # an error: the notebook
+    # the health check in any phrasing
+    ('检查一下各个功能有没有在工作', (), *HEALTH),
+    ('你们这些联动是不是坏了', (), *HEALTH),
+    ('这些工具还管用吗', (), *HEALTH),
+    ('提醒功能是不是坏了', (), *HEALTH),
+    ('我的错题本联动还正常吗', (), *HEALTH),
+    ('这道题是不是坏了', (), 'clarify', '', '', ''),
+]
 
 
 def test_the_table_has_at_least_eighty_requests_and_150_everyday_ones():
@@ -386,6 +413,7 @@ def test_routing_is_deterministic(coordinator, text):
 PRIVACY_WORDS = [
     ('查看我的联动记录', 'view'), ('查看我的档案', 'view'), ('看看我的档案', 'view'),
     ('我的记录给我看一下', 'view'), ('查一下我的联动记录', 'view'),
+    ('我想看看你记了我什么', 'view'), ('你都记了我什么', 'view'), ('系统都存了我哪些东西', 'view'),
     ('更正我的联动记录', 'correct'), ('我的记录写错了，帮我改一下', 'correct'), ('修改一下我的档案', 'correct'),
     ('删除我的联动记录', 'delete'), ('把我的记录全删了', 'delete'), ('清空我的档案', 'delete'),
     ('这次不要联动费曼', 'pause_linkage'), ('这次别联动费曼', 'pause_linkage'), ('先别叫上错题本', 'pause_linkage'),
@@ -431,6 +459,10 @@ def test_a_routing_pattern_that_is_not_re2_is_refused_by_entry():
     data['stages'][0]['patterns'] = ['错(?=了)']
     refused = refusal(data, Routing, 'routing.yaml')
     assert 'stages[0]' in refused and "patterns: '错(?=了)' is not an RE2 pattern" in refused
+    data = shipped('coordinator/routing.yaml')
+    data['health_patterns'] = ['坏(?!了)']
+    refused = refusal(data, Routing, 'routing.yaml')
+    assert "patterns: '坏(?!了)' is not an RE2 pattern" in refused
     data = shipped('coordinator/routing.yaml')
     data['triggers']['repeats'] = '(a)\\1'
     refused = refusal(data, Routing, 'routing.yaml')
