@@ -104,7 +104,9 @@ def test_a_crisis_in_a_huge_request_is_still_found(coordinator):
 
 @pytest.mark.parametrize('answer, line', [('香港', '999'), ('我在台湾', '110或119'), ('臺灣', '110或119'),
                                           ('我在美国', '911'), ('Singapore', '995'),
-                                          ('我在上海', '110或120'), ('在日本', '110或119')])
+                                          ('我在上海', '110或120'), ('在日本', '110或119'),
+                                          ("I'm in the US", '911'), ('Hong Kong', '999'),
+                                          ('英国伦敦', '999'), ('我在马来西亚', '999')])
 def test_the_region_answer_gets_the_region_s_help_line(service, answer, line):
     first = ask(service, '我不想活了')
     assert '哪个国家或地区' in first.reply_text
