@@ -21,28 +21,29 @@ read for crisis signals first, then it is declined as too long. A deletion
 whose bytes a reader still holds in the WAL is finished by a timer, traced
 ``purged``.
 
-Concurrency, whatever the executor (the default is single-threaded): a service
-callback is a coroutine that hands the work to a small worker pool owned by the
-node (``WORKERS`` threads) and awaits it, so the executor thread is free while a
-slow call (a monthly report over a year of records) runs and a cheap call is
-answered meanwhile. Reads run in parallel, writes are serialised
-(``service.py``, ``store.py``: one writer connection, one read connection per
-thread). Requests on ``coordinator/requests`` are decided on a worker too, one
-at a time in the order they arrived (the subscription's group is mutually
-exclusive and its callback awaits the decision), so the subscription's queue
-(``DEEP_QOS``) still bounds how many wait.
+Concurrency, whatever the executor (the default is single-threaded): the node is a
+``ServiceNode`` (``runtime/service_node.py``); a service callback is a coroutine
+that hands the work to the node's worker pool (``WORKERS`` threads) and awaits it,
+so the executor thread is free while a slow call (a monthly report over a year of
+records) runs and a cheap call is answered meanwhile. Reads run in parallel,
+writes are serialised (``service.py``, ``store.py``: one writer connection, one
+read connection per thread). Requests on ``coordinator/requests`` are decided on
+a worker too, one at a time in the order they arrived (the subscription's group
+is mutually exclusive and its callback awaits the decision), so the
+subscription's queue (``DEEP_QOS``) still bounds how many wait. That group is the
+subscription's own: a request is never held up by the purge timer (in the
+node's ``serial`` group), nor the timer by a request.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
+from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 
 from robot_skills.adapters.config import load
 from robot_skills.adapters.database import BUSY_TIMEOUT
@@ -62,11 +63,10 @@ from robot_skills.interface import (
 from robot_skills.runtime import paths
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
-from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.qos import profile
+from robot_skills.runtime.service_node import ServiceNode
 from robot_skills.runtime.tracing import to_json
-from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import LearningRequest, RoutingDecision
 from robot_skills_interfaces.srv import (
     ConsentSettings,
@@ -109,7 +109,7 @@ class CoordinatorSettings:
                                    low=86400.0, high=1e9, read_only=True)
 
 
-class LearningCoordinator(GuardedNode):
+class LearningCoordinator(ServiceNode):
     """The coordinator node (see the module docstring)."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -127,25 +127,22 @@ class LearningCoordinator(GuardedNode):
             value.delete_confirm_timeout, health=value.health_window),
             self.guard.limits, lambda: self.get_clock().now().nanoseconds / 1e9)
         # closed in reverse: the workers finish before the store closes
-        self._workers = Workers(self, WORKERS, 'coordinator')
-        self.on_destroy(self._workers.shutdown)
-        self._purge_lock = threading.Lock()     # the purge timer's cancel and reset
-        group = ReentrantCallbackGroup()      # the work runs on the pool; see the docstring
+        self.open_workers(WORKERS, 'coordinator')
         self._decisions = self.create_publisher(RoutingDecision, COORDINATOR_DECISIONS.name,
                                                  profile(COORDINATOR_DECISIONS.qos))
         self.create_subscription(LearningRequest, COORDINATOR_REQUESTS.name, self._on_request,
                                  profile(COORDINATOR_REQUESTS.qos),
                                  callback_group=MutuallyExclusiveCallbackGroup(),
                                  oversize=self._on_oversize)
-        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge,
-                                          MutuallyExclusiveCallbackGroup(), autostart=False)
+        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge, self.serial,
+                                          autostart=False)
         for srv, name, handler in (
                 (SubmitHandover, COORDINATOR_HANDOVER.name, self._on_handover),
                 (MonthlyReport, COORDINATOR_MONTHLY_REPORT.name, self._on_report),
                 (HealthCheck, COORDINATOR_HEALTH_CHECK.name, self._on_health),
                 (ConsentSettings, COORDINATOR_CONSENT.name, self._on_consent),
                 (PrivacyControl, COORDINATOR_PRIVACY.name, self._on_privacy)):
-            self.create_service(srv, name, handler, callback_group=group)
+            self.create_service(srv, name, handler, callback_group=self.calls)
         self.report('store', store_part(self.store, self.store.version))
         self.tracer.emit('capabilities', detail={'store': value.store_path,
                                                  'schema_version': self.store.version})
@@ -159,7 +156,7 @@ class LearningCoordinator(GuardedNode):
             'request_id': msg.request_id, 'learner_id': msg.learner_id, 'chars': len(msg.text),
             'image_tags': [t for t in msg.image_tags if t in known],
             'other_tags': sum(1 for t in msg.image_tags if t not in known)})
-        decision = await self._workers.run(self.service.request, request, datetime.now(UTC))
+        decision = await self.workers.run(self.service.request, request, datetime.now(UTC))
         self._publish(msg, decision)
         self._purge_later()
 
@@ -173,13 +170,13 @@ class LearningCoordinator(GuardedNode):
 
     def _purge_later(self) -> None:
         """A deletion whose bytes are still on disk: the timer finishes it."""
-        with self._purge_lock:
+        with self.lock:         # the purge timer's cancel and reset
             if self.service.purge_pending and self._purging.is_canceled():
                 self._purging.reset()
 
     async def _on_purge(self) -> None:
-        purged = await self._workers.run(self.service.purge)
-        with self._purge_lock:      # a deletion made while it ran keeps the timer going
+        purged = await self.workers.run(self.service.purge)
+        with self.lock:         # a deletion made while it ran keeps the timer going
             if purged and not self.service.purge_pending:
                 self._purging.cancel()
         if purged:
@@ -203,8 +200,8 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_handover(self, request: SubmitHandover.Request,
                            response: SubmitHandover.Response) -> SubmitHandover.Response:
-        result = await self._workers.run(self.service.handover, request.handover_json,
-                                     datetime.now(UTC))
+        result = await self.workers.run(self.service.handover, request.handover_json,
+                                        datetime.now(UTC))
         response.accepted, response.errors = result.accepted, list(result.errors)
         response.reply_text = result.reply_text
         self.tracer.emit('handover', 'accepted' if result.accepted else 'refused',
@@ -213,8 +210,8 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_report(self, request: MonthlyReport.Request,
                          response: MonthlyReport.Response) -> MonthlyReport.Response:
-        report = await self._workers.run(self.service.monthly_report, request.learner_id,
-                                     request.agreed, request.session_notes, datetime.now(UTC))
+        report = await self.workers.run(self.service.monthly_report, request.learner_id,
+                                        request.agreed, request.session_notes, datetime.now(UTC))
         response.generated, response.session_only = report.generated, report.session_only
         response.report_text, response.report_json = report.text, to_json(report.data)
         self.tracer.emit('report', 'generated' if report.generated else 'offered',
@@ -223,7 +220,7 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_health(self, request: HealthCheck.Request,
                          response: HealthCheck.Response) -> HealthCheck.Response:
-        health = await self._workers.run(self.service.health, request.learner_id, datetime.now(UTC))
+        health = await self.workers.run(self.service.health, request.learner_id, datetime.now(UTC))
         response.healthy_count, response.reading = health.healthy_count, health.reading
         response.report_text, response.indicators_json = health.text, to_json(health.indicators)
         self.tracer.emit('health_check', health.reading, request.learner_id,
@@ -232,8 +229,8 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_consent(self, request: ConsentSettings.Request,
                           response: ConsentSettings.Response) -> ConsentSettings.Response:
-        ok, consent, error = await self._workers.run(self.service.consent, request.learner_id,
-                                                 request.update_json)
+        ok, consent, error = await self.workers.run(self.service.consent, request.learner_id,
+                                                    request.update_json)
         response.ok, response.consent_json, response.error = ok, consent.model_dump_json(), error
         self.tracer.emit('consent', 'updated' if request.update_json else 'read',
                          request.learner_id, {'ok': ok})
@@ -241,8 +238,8 @@ class LearningCoordinator(GuardedNode):
 
     async def _on_privacy(self, request: PrivacyControl.Request,
                           response: PrivacyControl.Response) -> PrivacyControl.Response:
-        result = await self._workers.run(self.service.privacy, request.learner_id, request.action,
-                                     request.argument_json, datetime.now(UTC))
+        result = await self.workers.run(self.service.privacy, request.learner_id, request.action,
+                                        request.argument_json, datetime.now(UTC))
         response.ok, response.reply_text = result.ok, result.reply_text
         response.data_json = json.dumps(result.data, ensure_ascii=False, default=str)
         self._purge_later()
