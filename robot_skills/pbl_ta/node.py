@@ -19,9 +19,11 @@ breaks the rules) is answered with the reason, and logged and traced on
 what the caller sent, a trace never does. Traces carry ids, lengths and
 decisions, never the students' words (a state card is traced by its flags and
 the number of pending questions). A turn longer than the transport cap still
-counts for the limits (read truncated). Steps are served concurrently (a
-reentrant group): one waiting for its ``last_turn_id`` or the LLM holds no
-other up; ``discuss`` checks the limits again when it commits.
+counts for the limits (read truncated). Steps are served concurrently (the
+reentrant group of a ``ServiceNode``, ``runtime/service_node.py``): one waiting
+for its ``last_turn_id`` or the LLM holds no other up; ``discuss`` checks the
+limits again when it commits. Turns, opens, the robot's speech and the waits'
+timeouts run one at a time, in the node's serial group.
 
 Parameters (read only): ``lexicon_file``, ``discussions_dir``,
 ``robot_namespace``, ``ta_id``, the detector thresholds
@@ -33,12 +35,10 @@ Parameters (read only): ``lexicon_file``, ``discussions_dir``,
 from __future__ import annotations
 
 import itertools
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 from rclpy.task import Future
 
 from robot_skills.adapters.chat import ChatError
@@ -56,14 +56,13 @@ from robot_skills.pbl_ta.utterance import material_problems
 from robot_skills.runtime import llm, paths
 from robot_skills.runtime.diagnostics import Report
 from robot_skills.runtime.entry import run
-from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.llm import LlmSettings
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.qos import profile
 from robot_skills.runtime.robot import Robot, Timeouts
+from robot_skills.runtime.service_node import ServiceNode
 from robot_skills.runtime.tracing import to_json
 from robot_skills.runtime.waits import Waits
-from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import DiscussionTurn
 from robot_skills_interfaces.srv import OpenDiscussion, TaStep
 
@@ -143,15 +142,14 @@ def checked(pack: Material, lexicon: Lexicon, source: Path | str) -> Material:
     return pack
 
 
-class PblTa(GuardedNode):
+class PblTa(ServiceNode):
     """The discussion TA node (see the module docstring)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('pbl_ta', SKILL, **kwargs)
 
     def configure(self) -> None:
-        self._workers = Workers(self, 1, 'ta-writer')       # an LLM call may take seconds
-        self.on_destroy(lambda: self._workers.shutdown(wait=False))
+        self.open_workers(1, 'ta-writer', finish=False)     # an LLM call may take seconds
         value = self.value = Settings(self, TaSettings).value
         self.lexicon = load(value.lexicon_file, Lexicon)
         self.packs = load_packs(value.discussions_dir, self.lexicon)
@@ -161,21 +159,20 @@ class PblTa(GuardedNode):
             drift_turns=value.drift_turns), value.ta_id)
         self.sessions: dict[str, Session] = {}
         self._ids = itertools.count(1)
-        # Steps may wait (for a turn, for the LLM) and are served concurrently: one waiting
-        # holds no other up. Turns arrive in their own group; the lock guards the sessions
-        # both share and is held only between awaits, never across one.
-        self._lock = threading.Lock()
-        group, steps = MutuallyExclusiveCallbackGroup(), ReentrantCallbackGroup()
-        self._heard_turns: Waits[tuple[str, str]] = Waits(self, group)   # (session, turn)
+        # Steps may wait (for a turn, for the LLM) and are served concurrently (self.calls):
+        # one waiting holds no other up. Turns arrive in self.serial; self.lock guards the
+        # sessions both share and is held only between awaits, never across one.
+        self._heard_turns: Waits[tuple[str, str]] = self.waits()   # (session, turn)
         self._turns = self.create_publisher(DiscussionTurn, DISCUSSION_TURNS.name,
                                             profile(DISCUSSION_TURNS.qos))
         self.create_subscription(DiscussionTurn, DISCUSSION_TURNS.name, self._on_turn,
                                  profile(DISCUSSION_TURNS.qos),
-                                 callback_group=group, oversize=self._on_oversize)
+                                 callback_group=self.serial, oversize=self._on_oversize)
         self.create_service(OpenDiscussion, DISCUSSION_OPEN.name, self._on_open,
-                            callback_group=group)
-        self.create_service(TaStep, DISCUSSION_TA_STEP.name, self._on_step, callback_group=steps)
-        self.robot = (Robot(self, [Device.TTS], lambda: TIMEOUTS, group,
+                            callback_group=self.serial)
+        self.create_service(TaStep, DISCUSSION_TA_STEP.name, self._on_step,
+                            callback_group=self.calls)
+        self.robot = (Robot(self, [Device.TTS], lambda: TIMEOUTS, self.serial,
                             namespace=value.robot_namespace) if value.robot_namespace else None)
         endpoint = Settings(self, RewordingSettings, llm.PREFIX).value.endpoint()
         self.writer = UtteranceWriter(endpoint) if endpoint else None
@@ -199,7 +196,7 @@ class PblTa(GuardedNode):
             return self._refuse_open(response, session_id, str(error), error.reason)
         except ConfigError as error:
             return self._refuse_open(response, session_id, str(error), 'bad_pack')
-        with self._lock:
+        with self.lock:
             return self._open(session_id, material, response, agenda,
                               request.summary[:self.value.max_text])
 
@@ -273,7 +270,7 @@ class PblTa(GuardedNode):
                              {'turn_id': msg.turn_id[:200], 'chars': len(msg.text)})
             return
         text = msg.text[:self.value.max_text]
-        with self._lock:
+        with self.lock:
             fresh = self.core.hear(session, Turn(msg.speaker_role, msg.speaker_id, text,
                                                  msg.is_body), msg.turn_id)
         if msg.turn_id:
@@ -307,12 +304,12 @@ class PblTa(GuardedNode):
                              {'reason': error.reason})
             response.ok, response.error = False, str(error)
             return response
-        with self._lock:
+        with self.lock:
             self.core.note(session, request.summary[:self.value.max_text], agenda)
         if request.mode == 'discuss':
             step = await self._discuss(session, previous)
         else:
-            with self._lock:
+            with self.lock:
                 step = (self.core.plan(session) if request.mode == 'plan' else
                         self.core.refresh(session, previous))
         response.ok, response.json, response.reason = True, to_json(step.answer), step.reason
@@ -328,18 +325,18 @@ class PblTa(GuardedNode):
     async def _heard(self, session: Session, turn_id: str) -> bool:
         """Whether ``turn_id`` was heard, waiting for it up to ``turn_wait`` (no polling)."""
         def seen() -> bool:
-            with self._lock:
+            with self.lock:
                 return session.seen(turn_id)
         return await self._heard_turns.wait((session.session_id, turn_id), self.value.turn_wait,
                                             seen)
 
     async def _discuss(self, session: Session, previous: StateCard | None) -> Step:
-        with self._lock:
+        with self.lock:
             draft = self.core.draft(session, previous)
         candidate = ''
         if draft.finding is not None and self.writer is not None:
             candidate = await self._reworded(session, draft.reason, draft.text)
-        with self._lock:
+        with self.lock:
             step = self.core.discuss(session, draft, candidate)
             if step.utterance:
                 self._spoken(session, step.utterance)
@@ -350,8 +347,8 @@ class PblTa(GuardedNode):
         assert self.writer is not None
         material = session.material
         try:
-            wording = await self._workers.run(self.writer.write, material.topic,
-                                              material.teacher_guidance, reason, template)
+            wording = await self.workers.run(self.writer.write, material.topic,
+                                             material.teacher_guidance, reason, template)
         except ChatError as error:
             self.tracer.emit('degraded', 'llm', session.session_id, {'error': str(error)})
             return ''
