@@ -15,7 +15,8 @@ tool, code and the argument a refusal names, never by its words or error text
 parser; a store that is locked or read-only answers ``UNAVAILABLE``; any
 other fault answers ``INTERNAL`` (the guard), and the node goes on.
 
-Calls are served at once, on a few worker threads: reads (``get_context``,
+Calls are served at once (the node is a ``ServiceNode``,
+``runtime/service_node.py``), on a few worker threads: reads (``get_context``,
 ``verify_prep`` ...) run in parallel on snapshots, writes one at a time, so a
 30-lesson course check never delays a cheap call (issue 17).
 
@@ -38,11 +39,8 @@ Parameters (read only): ``store_path``, ``store_busy_timeout``, ``mcp_http_port`
 from __future__ import annotations
 
 import os
-import threading
 from dataclasses import dataclass, replace
 from typing import Any
-
-from rclpy.callback_groups import MutuallyExclusiveCallbackGroup, ReentrantCallbackGroup
 
 from robot_skills.adapters.database import BUSY_TIMEOUT
 from robot_skills.interface import (
@@ -58,11 +56,10 @@ from robot_skills.records.live.presence import MAX_WAIT
 from robot_skills.records.roles import OPERATOR, Principal, agent, learner
 from robot_skills.runtime.diagnostics import store_part
 from robot_skills.runtime.entry import run
-from robot_skills.runtime.guard import GuardedNode
 from robot_skills.runtime.params import Settings, setting
 from robot_skills.runtime.qos import profile
+from robot_skills.runtime.service_node import ServiceNode
 from robot_skills.runtime.waits import Waits
-from robot_skills.runtime.workers import Workers
 from robot_skills_interfaces.msg import RecordsEvent
 from robot_skills_interfaces.srv import RecordsCall, RecordsLearnerCall
 
@@ -85,7 +82,7 @@ class RecordsSettings:
                                  '(127.0.0.1: this machine only)', read_only=True)
 
 
-class LearningRecords(GuardedNode):
+class LearningRecords(ServiceNode):
     """The records node (see the module docstring)."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -98,25 +95,22 @@ class LearningRecords(GuardedNode):
         self.records = Records(self.store, limits=self.guard.limits)
         # Calls run on worker threads (reads in parallel, writes one at a time in the store),
         # so a slow course check never holds up a cheap call; a live_wait parks without a
-        # thread, by pair. The lock guards the last event published and the erasure count.
-        self._workers = Workers(self, WORKERS, 'records')
-        self.on_destroy(self._workers.shutdown)
-        self._lock = threading.Lock()
-        self._timeouts = MutuallyExclusiveCallbackGroup()
-        self._events_of: Waits[str] = Waits(self, self._timeouts)
+        # thread, by pair. self.lock guards the last event published and the erasure count.
+        # Closed in reverse: the workers finish before the store closes.
+        self.open_workers(WORKERS, 'records')
+        self._events_of: Waits[str] = self.waits()
         self._published = self.store.last_live_seq()
         self._events = self.create_publisher(RecordsEvent, RECORDS_LIVE_EVENTS.name,
                                              profile(RECORDS_LIVE_EVENTS.qos))
-        calls = ReentrantCallbackGroup()
         self.create_service(RecordsCall, RECORDS_CALL.name, self._on_agent_call,
-                            callback_group=calls)
+                            callback_group=self.calls)
         self.create_service(RecordsLearnerCall, RECORDS_LEARNER_CALL.name, self._on_learner_call,
-                            callback_group=calls)
+                            callback_group=self.calls)
         self.create_service(RecordsCall, RECORDS_OPERATOR_CALL.name, self._on_operator_call,
-                            callback_group=calls)
+                            callback_group=self.calls)
         # an erasure's old text leaves the WAL at a TRUNCATE checkpoint, which needs a moment
         # without readers: retried each PURGE_PERIOD until it succeeds
-        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge, self._timeouts)
+        self._purging = self.create_timer(PURGE_PERIOD, self._on_purge, self.serial)
         self._purging.cancel()
         self._erasures = 0
         self.report('store', store_part(self.store, self.store.version))
@@ -162,11 +156,11 @@ class LearningRecords(GuardedNode):
     async def serve(self, principal: Principal, tool: str, args_json: str) -> Result:
         """One call as ``principal``, a live_wait parked until its event; traced by tool,
         code, the argument a refusal names and the caller's role (never the words)."""
-        result = await self._workers.run(self._call, tool, args_json, principal)
+        result = await self.workers.run(self._call, tool, args_json, principal)
         if tool == 'live_wait' and result.ok and result.result['timeout']:
             result = await self._wait(args_json, result, principal)
         if tool == 'erase_my_words' and result.ok and result.result['erased']:
-            with self._lock:
+            with self.lock:
                 self._erasures += 1
                 self._purging.reset()
         # a refusal is an answer, not a fault of the node: traced and logged at info
@@ -176,10 +170,10 @@ class LearningRecords(GuardedNode):
         return result
 
     async def _on_purge(self) -> None:
-        with self._lock:
+        with self.lock:
             erasures = self._erasures
-        if await self._workers.run(erasure.purge, self.store):
-            with self._lock:        # an erasure committed while it ran keeps the timer going
+        if await self.workers.run(erasure.purge, self.store):
+            with self.lock:        # an erasure committed while it ran keeps the timer going
                 if erasures == self._erasures:
                     self._purging.cancel()
             self.tracer.emit('purged', detail={'wal': 'truncated'})
@@ -189,7 +183,7 @@ class LearningRecords(GuardedNode):
         result = self.records.call(tool, args, principal)
         if tool not in TOOLS or TOOLS[tool].reads:
             return result
-        with self._lock:        # in seq order, each once
+        with self.lock:        # in seq order, each once
             fresh = self.store.live_events_after(self._published)
             if fresh:
                 self._published = fresh[-1]['seq']
@@ -209,7 +203,7 @@ class LearningRecords(GuardedNode):
         if timeout <= 0:
             return first
         pair_id: str = (args.get('pair_id', '')   # a str: the first call validated the arguments
-                        or await self._workers.run(self._active_pair, principal))
+                        or await self.workers.run(self._active_pair, principal))
         self.tracer.emit('waiting', 'live_wait', detail={'timeout_s': timeout})
 
         def missed() -> bool:
@@ -219,7 +213,7 @@ class LearningRecords(GuardedNode):
             return first
         again = ({**args, 'timeout_s': 0, 'since': first.result['cursor']}
                  if not args.get('consumer_id') else {**args, 'timeout_s': 0})
-        return await self._workers.run(self._call, 'live_wait', again, principal)
+        return await self.workers.run(self._call, 'live_wait', again, principal)
 
     def _active_pair(self, principal: Principal) -> str:
         with self.store.read():
