@@ -34,9 +34,10 @@ the length limit, on up to the transport cap: 100,000 characters):
   English ones read it whole. The first real signal ends the check;
 * a match inside an ``exclusions`` idiom is not a signal (想死你了);
 * a match is a question about a topic only when its sentence names the topic
-  (``frames``: a text, a word, an event), asks about it (``asks``) and has no
-  first-person word: Chinese drops the subject ("不想活了"), so a frame alone
-  never sets a match aside. At most ``MAX_CHECKED`` matches are looked at:
+  (``frames``: a text, a word, an event), asks about it (``asks``), its clause
+  does one of the two, and it has no first-person word (``_TopicRule``):
+  Chinese drops the subject ("不想活了"), so a frame alone never sets a match
+  aside. At most ``MAX_CHECKED`` matches are looked at:
   past that, the text is a referral (an input built to exhaust the check is
   not a reason to miss one). The first real signal ends the check.
 
@@ -70,13 +71,14 @@ from robot_skills.coordinator.lexicon import Crisis, has_span
 
 MAX_CHECKED = 64
 BLOCK = 1024             # bytes: a sentence that runs on is cut at a multiple of this ...
-SENTENCE = 6 * BLOCK     # ... at least this far either side of a match
+SENTENCE = 6 * BLOCK     # ... at least this far either side of a match (where 我 is seen)
+NEAR = 300               # bytes either side of a match in which its sentence may name a topic
+CLAUSE = 90              # bytes either side of a match in which its clause may ask
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
 GROUP = 256              # patterns without a span per RE2 set
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
-TOPIC_WORDS = ('frames', 'asks', 'first_person')   # a topic question: 2 of 3, not the last
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
 _CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
 _OPENCC = ('t2s', 'tw2s', 'hk2s')
@@ -155,11 +157,10 @@ class CrisisDetector:
             *(match_ends.classes(tree) for tree in (*(s.tree for s in self._spans),
                                                     *self._hyperbole))))
         self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
-        self._topic_words = self._topic_set()
+        self._topic = self._topic_words()
         self._regions = {region: self._any([re2.escape(n) if _is_cjk(n) else
                                             rf'\b{re2.escape(n)}\b' for n in names])
                          for region, names in lexicon.regions.names.items()}
-        self._ends = [c.encode() for c in lexicon.sentence_end]
         self._hard_ends = _any_of(hard_ends(lexicon))
         self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end)
         self._warm()
@@ -167,27 +168,21 @@ class CrisisDetector:
     def _expand(self, pattern: str) -> str:
         """``~`` is the gap between parts; ``…`` any character of the same sentence; every
         simplified character also matches its traditional forms."""
-        return _with_variants(pattern.replace('~', self.lexicon.gap).replace(
-            '…', f'[^{_class(self.lexicon.sentence_end)}]'), self._variants)
+        return _with_variants(pattern.replace(     # the span first: the gap may hold a '…'
+            '…', f'[^{_class(self.lexicon.sentence_end)}]').replace('~', self.lexicon.gap),
+            self._variants)
 
     def _any(self, patterns: list[str]) -> Any:
         return _alternation([self._expand(p) for p in patterns])
 
-    def _topic_set(self) -> tuple[Any, list[str]]:
-        """One RE2 set that says, in one pass over a sentence, which of ``TOPIC_WORDS`` it
-        holds: frames, asks, first person (an empty list is left out and never found)."""
+    def _topic_words(self) -> _TopicWords:
         lexicon = self.lexicon
-        kinds = {'frames': [*lexicon.frames.zh, *lexicon.frames.en],
-                 'asks': [*lexicon.asks.zh, *lexicon.asks.en],
-                 'first_person': [lexicon.first_person.zh, lexicon.first_person.en]}
-        compiled = re2.Set.SearchSet(_options())
-        added = []
-        for kind in TOPIC_WORDS:
-            if kinds[kind]:
-                compiled.Add('|'.join(f'(?:{self._expand(p)})' for p in kinds[kind]).encode())
-                added.append(kind)
-        compiled.Compile()
-        return compiled, added
+        sentence_ends = lexicon.sentence_end + lexicon.topic_sentence_end
+        return _TopicWords(self._any([*lexicon.frames.zh, *lexicon.frames.en]),
+                           self._any([*lexicon.asks.zh, *lexicon.asks.en]),
+                           self._any([lexicon.first_person.zh, lexicon.first_person.en]),
+                           [c.encode() for c in sentence_ends],
+                           [c.encode() for c in sentence_ends + lexicon.clause_end])
 
     def _groups(self, script: str) -> list[_Set]:
         """The RE2 sets of one script's patterns without a span, ``GROUP`` to a set, each
@@ -300,12 +295,10 @@ class CrisisDetector:
         """The first real signal of ``text`` (``reading``, in UTF-8), or None: the first match
         neither inside an exclusion idiom nor about a topic, or the match past
         ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``)."""
-        sentences = _Sentences(text, self._ends, self._topic_words)
+        topic = _TopicRule(text, self._topic)
         for checked, (pattern, start, end) in enumerate(self._matches(reading, text)):
             if (checked >= MAX_CHECKED or start is None
-                    or not (self._excluded(text, start, end)
-                            or (sentences.about_a_topic(start)
-                                and sentences.about_a_topic(max(start, end - 1))))):
+                    or not (self._excluded(text, start, end) or topic.sets_aside(start, end))):
                 return Signal(pattern.category, pattern.source)
         return None
 
@@ -418,61 +411,100 @@ class CrisisDetector:
         return lines.get(region, lines['other'])
 
 
-class _Sentences:
-    """The sentences of one text as the topic rule reads them (``about_a_topic``).
+@dataclass(frozen=True)
+class _TopicWords:
+    frames: Any                 # RE2 alternations (None: an empty list, never found)
+    asks: Any
+    first_person: Any
+    sentence_ends: list[bytes]  # sentence_end and topic_sentence_end (the English full stop)
+    clause_ends: list[bytes]    # ... and clause_end (commas, colons)
 
-    A sentence runs from the sentence end before a position to the one after it, at most
-    ``SENTENCE`` bytes either side; where it runs on, it is cut at the first multiple of
-    ``BLOCK`` past that, so that nearby matches share one cut. The ends are found once,
-    for the whole text, and only when a match is to be placed; each sentence is read once,
-    in one pass of one RE2 set: a text built of set-aside matches costs at most
-    ``MAX_CHECKED`` passes, and one built of matches close together far fewer.
+
+class _TopicRule:
+    """The topic rule over one text: a match is set aside as a question about a study topic
+    (``sets_aside``) only when, around its start and around its end alike,
+
+    * its sentence, within ``NEAR`` bytes, names a topic (``frames``) and asks about it
+      (``asks``), and its own clause (``CLAUSE`` bytes at most either side) does one of
+      them: "小说结尾主角自杀了，这个结局有什么作用" names the novel in the clause and asks in
+      the next; "想自杀，这个成语怎么写" does neither in its clause, and is a signal;
+    * none of them wholly inside the match itself (没意思 holds 意思, which asks nothing);
+    * and its sentence says nothing of "I" (``first_person``), at least ``SENTENCE`` bytes
+      either side: a far 我 still counts.
+
+    Sentence and clause ends are found once for the whole text, and only when a match is
+    to be placed; a sentence that runs on is cut at a multiple of ``BLOCK`` past its reach,
+    so that the first-person reading of nearby matches is one. Every other reading is of
+    a few hundred bytes: a text built of set-aside matches costs little per match.
     """
 
-    def __init__(self, text: bytes, ends: list[bytes], words: tuple[Any, list[str]]) -> None:
-        self._text, self._ends, self._words = text, ends, words
-        self._index: tuple[np.ndarray, np.ndarray] | None = None
-        self._verdicts: dict[tuple[int, int], bool] = {}
+    def __init__(self, text: bytes, words: _TopicWords) -> None:
+        self._text, self._words = text, words
+        self._index: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._first_person: dict[tuple[int, int], bool] = {}
 
-    def about_a_topic(self, position: int) -> bool:
-        """The sentence around ``position`` names a study topic and asks about it, and says
-        nothing of "I". A match is set aside only when the sentences of its start and of its
-        end both are (an English match may run from a question into "... told me")."""
-        bounds = self._around(position)
-        if bounds not in self._verdicts:
-            compiled, kinds = self._words
-            held = {kinds[n] for n in compiled.Match(self._text[slice(*bounds)]) or ()}
-            self._verdicts[bounds] = {'frames', 'asks'} <= held and 'first_person' not in held
-        return self._verdicts[bounds]
+    def sets_aside(self, start: int, end: int) -> bool:
+        """The match [``start``, ``end``) is a question about a topic (see the class)."""
+        words = self._words
+        if words.frames is None or words.asks is None:
+            return False
+        return all(self._about_a_topic(position, start, end)
+                   for position in (start, max(start, end - 1)))
 
-    def _around(self, position: int) -> tuple[int, int]:
-        """(start, stop) in bytes of the sentence around ``position``: just past the last end
-        that lies wholly in the reach before it, at the first that lies wholly in the reach
-        after it (an end of several bytes is one character of UTF-8)."""
-        starts, stops = self._ends_of_text()
-        floor = max(0, (position - SENTENCE) // BLOCK * BLOCK)
-        ceiling = ((position + SENTENCE) // BLOCK + 1) * BLOCK     # both move at one offset
+    def _about_a_topic(self, position: int, start: int, end: int) -> bool:
+        words = self._words
+        sentence = self._around(position, words.sentence_ends, SENTENCE, BLOCK)
+        if sentence not in self._first_person:
+            self._first_person[sentence] = self._found(words.first_person, *sentence)
+        if self._first_person[sentence]:
+            return False
+        clause = self._around(position, words.clause_ends, CLAUSE)
+        near = self._around(position, words.sentence_ends, NEAR)
+        return ((self._beside(words.frames, clause, start, end)
+                 or self._beside(words.asks, clause, start, end))
+                and self._beside(words.frames, near, start, end)
+                and self._beside(words.asks, near, start, end))
+
+    def _beside(self, regex: Any, bounds: tuple[int, int], start: int, end: int) -> bool:
+        """``regex`` matches within ``bounds``, not wholly inside the match [start, end)."""
+        return any(found.start() < start or found.end() > end
+                   for found in regex.finditer(self._text, *bounds))
+
+    def _found(self, regex: Any, low: int, high: int) -> bool:
+        return regex is not None and low < high and regex.search(self._text, low, high) is not None
+
+    def _around(self, position: int, ends: list[bytes], reach: int,
+                block: int = 1) -> tuple[int, int]:
+        """(start, stop) in bytes of the stretch around ``position`` between two of ``ends``:
+        just past the last that lies wholly in the reach before it, at the first that lies
+        wholly in the reach after it (an end of several bytes is one character of UTF-8);
+        where none is, the reach, rounded out to a multiple of ``block``."""
+        starts, stops = self._ends_of_text(ends)
+        floor = max(0, (position - reach) // block * block)
+        ceiling = ((position + reach) // block + 1) * block     # both move at one offset
         before = int(np.searchsorted(stops, position, 'right')) - 1
         start = int(stops[before]) if before >= 0 and starts[before] >= floor else floor
         after = int(np.searchsorted(starts, position, 'left'))
         stop = int(starts[after]) if after < len(starts) and stops[after] <= ceiling else ceiling
         return start, stop
 
-    def _ends_of_text(self) -> tuple[np.ndarray, np.ndarray]:
-        """(first byte, byte past) of every sentence end of the text, in order."""
-        if self._index is None:
+    def _ends_of_text(self, ends: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
+        """(first byte, byte past) of every one of ``ends`` in the text, in order."""
+        key = b'|'.join(ends).decode()
+        if key not in self._index:
             data = np.frombuffer(self._text, np.uint8)
             found = [np.empty((2, 0), np.intp)]
-            for end in self._ends:
+            for end in ends:
                 size = len(data) - len(end) + 1
                 hit = np.ones(max(size, 0), bool)
                 for offset, byte in enumerate(end):
                     hit &= data[offset:offset + size] == byte
-                found.append(np.stack([np.flatnonzero(hit), np.flatnonzero(hit) + len(end)]))
+                at = np.flatnonzero(hit)
+                found.append(np.stack([at, at + len(end)]))
             starts, stops = np.concatenate(found, axis=1)
             order = np.argsort(starts, kind='stable')
-            self._index = starts[order], stops[order]
-        return self._index
+            self._index[key] = starts[order], stops[order]
+        return self._index[key]
 
 
 def _traditional_variants() -> dict[str, str]:

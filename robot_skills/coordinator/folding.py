@@ -5,9 +5,12 @@ Each character is folded on its own: its NFKC form (full-width letters, compatib
 ideographs, ligatures, 𝐬𝐮𝐢𝐜𝐢𝐝𝐞; the full-width punctuation the patterns allow stays),
 then lower case, apostrophes dropped ("don't" is "dont"). Never a sequence: NFKC of a
 run composes a mark with the letter before it ("ｌ" + U+0341 would read "ĺ", hiding
-"kill"), while a mark on its own is a separator. A character NFKC makes longer than
-``LONGEST`` becomes a space (U+FDFA is 18 characters: a text of them would read as 1.8
-million; a space still separates words), a lone surrogate U+FFFD (it cannot be encoded).
+"kill"); a combining mark folds to nothing (strikethrough over every letter, 想̶死,
+hides no word). A character NFKC makes longer than one character becomes a space
+unless it becomes at most ``LONGEST`` ASCII ones (ﬃ, ㎏): U+FDFA is 18 characters and
+U+1D160 three symbols of 4 bytes, so a text of them would read as 1.8 million
+characters or 1.2 MB (a space still separates words). A lone surrogate becomes U+FFFD
+(it cannot be encoded).
 
 One pass of numpy over the code points, with a table of the first three planes (NFKC
 changes nothing beyond): about a millisecond for 100,000 characters, whatever they are.
@@ -36,10 +39,7 @@ class Folding:
             char = chr(code)
             if char in kept:
                 continue
-            folded = ('\ufffd' if 0xD800 <= code <= 0xDFFF else
-                      unicodedata.normalize('NFKC', char))
-            if len(folded) > LONGEST:
-                folded = ' '
+            folded = _fold(char)
             if folded != char:
                 changed.append(char)
                 self._length[code] = len(folded)
@@ -64,8 +64,24 @@ class Folding:
         lengths = np.where(inside, self._length[index], 1)
         starts = np.cumsum(lengths) - lengths
         folded = np.empty(int(lengths.sum()), dtype=np.uint32)
-        folded[starts] = np.where(inside, self._parts[0, index], codes)
+        kept = lengths > 0                  # a mark folds to nothing
+        folded[starts[kept]] = np.where(inside, self._parts[0, index], codes)[kept]
         for part in range(1, LONGEST):
             longer = lengths > part
             folded[starts[longer] + part] = self._parts[part, index[longer]]
         return folded.tobytes().decode('utf-32-le')
+
+
+def _fold(char: str) -> str:
+    """One character's fold: a lone surrogate U+FFFD; a combining mark nothing (strikethrough
+    and accents written over "k̶i̶l̶l̶" or 想̶死 hide no word); its NFKC, when one character
+    or at most ``LONGEST`` ASCII ones (ﬃ, ㎏), else a space: a text never grows by more
+    than half its UTF-8 (U+1D160 is 3 symbols of 4 bytes, U+FDFA 18 characters)."""
+    if 0xD800 <= ord(char) <= 0xDFFF:
+        return '\ufffd'
+    if unicodedata.category(char) in ('Mn', 'Me'):
+        return ''
+    folded = unicodedata.normalize('NFKC', char)
+    if len(folded) > 1 and (len(folded) > LONGEST or not folded.isascii()):
+        return ' '
+    return folded

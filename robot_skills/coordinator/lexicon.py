@@ -200,6 +200,8 @@ class Crisis(Strict):
 
     gap: str
     sentence_end: str
+    topic_sentence_end: str = Field(description='also ends a sentence for the topic rule')
+    clause_end: str = Field(description='ends a clause (and not a sentence) for the topic rule')
     categories: dict[str, ScriptPatterns]
     exclusions: ScriptPatterns
     frames: ScriptPatterns
@@ -223,7 +225,7 @@ class Crisis(Strict):
                     if '\\~' in pattern or '\\…' in pattern:
                         raise ValueError(f'{where}.{script}: {pattern!r} escapes ~ or …, which '
                                          'are the gap and the span, not characters')
-                    _re2(pattern.replace('~', self.gap).replace('…', '.'), f'{where}.{script}',
+                    _re2(pattern.replace('…', '.').replace('~', self.gap), f'{where}.{script}',
                          pattern)
                     if where == 'hyperbole' or (where.startswith('categories.')
                                                 and has_span(pattern)):

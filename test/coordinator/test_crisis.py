@@ -409,9 +409,9 @@ def test_an_escaped_gap_or_span_stops_the_load(entry):
         parse(broken, Crisis, 'crisis.yaml')
 
 
-# ---- sentences of the topic rule ------------------------------------------------------------------
+# ---- the topic rule ----------------------------------------------------------------------------
 
-@given(st.lists(st.sampled_from(['。', '！', '？', '!', '?', '；', ';', '\n', '我', 'a', '的'
+@given(st.lists(st.sampled_from(['。', '！', '？', '!', '?', '；', ';', '\n', '.', '我', 'a', '的'
                                  * 40, 'x' * 700]), max_size=60),
        st.integers(min_value=0, max_value=40_000))
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -419,28 +419,30 @@ def test_a_sentence_runs_from_end_to_end_and_at_least_its_reach(coordinator, par
     """A sentence is cut at the sentence ends around a position, those lying wholly in the
     reach of ``SENTENCE`` bytes either side (the ends found at once for the whole text, as
     a search from the position finds them); where none is, at least that far."""
-    detector = coordinator.crisis
+    words = coordinator.crisis._topic
     text = ''.join(parts).encode()
     position = min(at, len(text))
-    ends = [end.encode() for end in detector.lexicon.sentence_end]
     floor, ceiling = max(0, position - crisis.SENTENCE), position + crisis.SENTENCE
+    ends = words.sentence_ends
     before = [found + len(end) for end in ends
               if (found := text.rfind(end, floor, position)) >= 0]
     after = [found for end in ends if (found := text.find(end, position, ceiling)) >= 0]
-    start, stop = crisis._Sentences(text, ends, detector._topic_words)._around(position)
+    rule = crisis._TopicRule(text, words)
+    start, stop = rule._around(position, ends, crisis.SENTENCE, crisis.BLOCK)
     assert start == max(before) if before else start <= floor
     assert stop == min(after) if after else stop >= ceiling
     assert stop - start <= 2 * (crisis.SENTENCE + crisis.BLOCK)
 
 
 def test_matches_close_together_share_one_reading_of_their_sentence(coordinator):
-    """A text of matches that are all set aside (topic questions without a sentence end) is
-    read once per block of the cut, not once per match."""
-    detector = coordinator.crisis
+    """A text of matches that are all set aside (topic questions without a sentence end) reads
+    its first-person words once per block of the cut, not once per match."""
     text = ('小说里活着没意思是什么意思' * 5000).encode()
-    sentences = crisis._Sentences(text, detector._ends, detector._topic_words)
-    checked = [sentences.about_a_topic(p) for p in range(30_000, 31_000, 10)]
-    assert all(checked) and len(sentences._verdicts) <= 2
+    rule = crisis._TopicRule(text, coordinator.crisis._topic)
+    match = len('活着没意思'.encode())
+    starts = [text.index('活着'.encode(), p) for p in range(30_000, 31_000, 40)]
+    assert all(rule.sets_aside(start, start + match) for start in starts)
+    assert len(rule._first_person) <= 2
 
 
 @pytest.mark.parametrize('gap', [100, 5000, crisis.SENTENCE - 10])
@@ -450,3 +452,59 @@ def test_a_first_person_word_within_the_reach_keeps_a_match_a_signal(coordinator
     assert not coordinator.crisis.read(question).referral
     assert coordinator.crisis.read('我' + 'x' * gap + question).referral
     assert coordinator.crisis.read(question + 'x' * gap + '我').referral
+
+
+@pytest.mark.parametrize('text', [
+    # the ask is the match's own word, or 什么都 / 怎么都 (no question)
+    '活着真没意思，课本都看不进去', '真的撑不下去了 课本上的东西什么都记不住',
+    # the clause of the match neither names a topic nor asks
+    '不想活了，那篇课文讲的是什么', '想自杀，这个成语怎么写', '被霸凌了好久，法律上怎么说',
+    # an English full stop ends the sentence
+    'life is pointless. no words can fix it.', 'nothing matters anymore. this book is stupid.',
+    'honestly suicide seems like the only way out. what is the homework for history',
+    'want to die. what is chapter 3 about',
+])
+def test_a_topic_word_elsewhere_sets_no_signal_aside(coordinator, text):
+    assert coordinator.crisis.read(text).referral
+
+
+def test_a_topic_word_far_away_in_a_sentence_that_runs_on_sets_no_signal_aside(coordinator):
+    """A 《 and a 吗 some 4.5 kB either side, with no sentence end between, name and ask
+    nothing about the match: only ``NEAR`` bytes are read for them."""
+    rng = random.Random(1)
+    cjk = [chr(c) for c in range(0x4E00, 0x4E00 + 2000) if chr(c) not in '我咱俺吗哪']
+    filler = lambda n: ''.join(rng.choices(cjk, k=n))     # noqa: E731
+    for phrase in ('活着没意思', '不想活了', '一了百了', '被霸凌了'):
+        text = filler(3000) + '《' + filler(1500) + phrase + filler(1500) + '吗' + filler(3000)
+        assert coordinator.crisis.read(text).referral, phrase
+
+
+@pytest.mark.parametrize('text', [
+    '小说结尾主角自杀了，这个结局有什么作用', '在《活着》这本书中，福贵为什么想死',
+    'hopeless 和 helpless 的区别', 'What does the word suicide mean?',
+])
+def test_a_question_about_a_topic_across_clauses_is_still_set_aside(coordinator, text):
+    """The topic may be named in the match's clause and asked about in the next, or the
+    other way round; a frame that holds the match (hopeless 和 helpless) still names it."""
+    assert not coordinator.crisis.read(text).referral
+
+
+# ---- phrasings a hostile review found missed --------------------------------------------------------
+
+@pytest.mark.parametrize('text', [
+    # an exclusion idiom must not swallow a longer signal
+    '我不想活在这个世界上了', '我被他们打断了腿', '我好想死他们都说我没用', '真想死你们别管我',
+    # marks written over letters, dots and ellipses between the parts
+    '我想\u0336死', '我不\u0336想\u0336活\u0336了', 'i want to k\u0336i\u0336l\u0336l\u0336 myself',
+    '我想\u0301死', '我想……死', '我想...死', '我不想…活了',
+    # wording
+    'i want to kill my self', 'im going to kill my self tonight', 'i dont wanna live anymore',
+    'i dont want to be here anymore',
+])
+def test_a_hostile_review_s_missed_phrasings_are_referrals(coordinator, text):
+    assert coordinator.crisis.read(text).referral
+
+
+@pytest.mark.parametrize('text', ['想死你了', '我好想死你们啦', '终于放假了，想死你们了'])
+def test_missing_someone_is_still_an_idiom(coordinator, text):
+    assert not coordinator.crisis.read(text).referral
