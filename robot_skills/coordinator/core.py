@@ -33,6 +33,7 @@ in words.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import unicodedata
 from dataclasses import dataclass, field, replace
@@ -56,6 +57,7 @@ from robot_skills.model.wire import LIMITS, Limits
 TRIGGER_SOURCE = {'correction': '错题', 'problem': '错题', 'plan': '计划', 'focus': '计划',
                   'reminder': '提醒', 'feynman': '复盘', 'notes': '复盘', 'cross_subject': '复盘'}
 REMINDER_KIND = 'plan_task'
+LONE_SURROGATE = re.compile('[\ud800-\udfff]')
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,12 @@ class Request:
     learner_id: str
     text: str
     image_tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """A lone surrogate (a Python string may hold one) becomes U+FFFD: RE2, the store and
+        the concept key encode the text as UTF-8, which it cannot be."""
+        if LONE_SURROGATE.search(self.text):
+            object.__setattr__(self, 'text', LONE_SURROGATE.sub('\ufffd', self.text))
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,11 @@ the length limit, on up to the transport cap: 100,000 characters):
   Chinese drops the subject ("不想活了"), so a frame alone never sets a match
   aside. At most ``MAX_CHECKED`` matches are looked at:
   past that, the text is a referral (an input built to exhaust the check is
-  not a reason to miss one). The first real signal ends the check.
+  not a reason to miss one). Placing a match costs RE2 a read from its chunk's start
+  (English: from the text's), so the reads that place matches share a budget of
+  ``SCAN_BUDGET`` bytes (2 MB, five full reads of the largest text): past it, too, the text is a
+  referral (100 kB of filler before 63 topic questions, each of its own pattern, cost
+  25-30 ms). The first real signal ends the check.
 
 Everything after folding works on the UTF-8 bytes of the text (RE2 reads
 UTF-8; encoding it once instead of once per regex halves the cost).
@@ -70,6 +74,7 @@ from robot_skills.coordinator.folding import Folding
 from robot_skills.coordinator.lexicon import Crisis, has_span
 
 MAX_CHECKED = 64
+SCAN_BUDGET = 2_000_000  # bytes RE2 may read to place matches; past it, the text is a referral
 BLOCK = 1024             # bytes: a sentence that runs on is cut at a multiple of this ...
 SENTENCE = 6 * BLOCK     # ... at least this far either side of a match (where 我 is seen)
 NEAR = 300               # bytes either side of a match in which its sentence may name a topic
@@ -81,6 +86,10 @@ DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kep
 WARM = 100_000           # characters of each warm text (the transport cap)
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
 _CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
+# Characters of every UTF-8 length outside CJK (Latin, symbols, emoji, rare ideographs):
+# their bytes reach automaton states CJK text never does (100 kB of emoji cost 8 ms more).
+_ELSEWHERE = ''.join(chr(c) for c in (*range(0xA0, 0x800, 7), *range(0x2000, 0x3000, 3),
+                                      *range(0x1F300, 0x1FA00, 5), *range(0x20000, 0x2A6DF, 97)))
 _OPENCC = ('t2s', 'tw2s', 'hk2s')
 
 
@@ -158,9 +167,7 @@ class CrisisDetector:
                                                     *self._hyperbole))))
         self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
         self._topic = self._topic_words()
-        self._regions = {region: self._any([re2.escape(n) if _is_cjk(n) else
-                                            rf'\b{re2.escape(n)}\b' for n in names])
-                         for region, names in lexicon.regions.names.items()}
+        self._regions = self._region_set()
         self._hard_ends = _any_of(hard_ends(lexicon))
         self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end)
         self._warm()
@@ -183,6 +190,21 @@ class CrisisDetector:
                            self._any([lexicon.first_person.zh, lexicon.first_person.en]),
                            [c.encode() for c in sentence_ends],
                            [c.encode() for c in sentence_ends + lexicon.clause_end])
+
+    def _region_set(self) -> tuple[Any, list[str]]:
+        """One RE2 set of the regions' names (a Chinese one anywhere, another as a word), and
+        the region of each entry: a text is read once, not once per region (11 reads of
+        100 kB of emoji cost 6 ms)."""
+        compiled = re2.Set.SearchSet(_options())
+        regions = []
+        for region, names in self.lexicon.regions.names.items():
+            if names:
+                alternatives = (re2.escape(n) if _is_cjk(n) else rf'\b{re2.escape(n)}\b'
+                                for n in names)
+                compiled.Add(self._expand('|'.join(alternatives)).encode())
+                regions.append(region)
+        compiled.Compile()
+        return compiled, regions
 
     def _groups(self, script: str) -> list[_Set]:
         """The RE2 sets of one script's patterns without a span, ``GROUP`` to a set, each
@@ -262,7 +284,7 @@ class CrisisDetector:
         parts = sorted({part for source in sources
                         for part in re.findall(r'[\u4e00-\u9fff]+|[a-z]+', source)})
         rng = random.Random(0)
-        for chars in (alphabet, gaps, [*parts, *gaps, ' '], _CJK):
+        for chars in (alphabet, gaps, [*parts, *gaps, ' '], _CJK, _ELSEWHERE):
             for _ in range(WARM_TEXTS):
                 text = ''.join(rng.choices(chars, k=WARM))[:WARM].encode()
                 for group in (*self._zh_sets, *self._en_sets):
@@ -306,6 +328,7 @@ class CrisisDetector:
                  text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
         """Every match, as (pattern, start, end) in bytes: those of the RE2 sets first, in
         chunks (``_chunks``), then those of the span patterns (``_span_matches``)."""
+        budget = [SCAN_BUDGET]        # bytes RE2 may still read to place matches
         reads = itertools.chain(((self._zh_sets, start, end) for start, end in self._chunks(text)),
                                 [(self._en_sets, 0, len(text))])
         for sets, start, end in reads:
@@ -313,12 +336,15 @@ class CrisisDetector:
             for group in sets:
                 for index in sorted(group.indices[n] for n in group.compiled.Match(view) or ()):
                     pattern = self._patterns[index]
+                    if not _spend(budget, end - start):
+                        yield pattern, None, end
+                        return
                     for match in pattern.regex.finditer(text, start, end):
                         yield pattern, match.start(), match.end()
-        yield from self._span_matches(reading, text)
+        yield from self._span_matches(reading, text, budget)
 
-    def _span_matches(self, reading: match_ends.Text,
-                      text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
+    def _span_matches(self, reading: match_ends.Text, text: bytes,
+                      budget: list[int]) -> Iterator[tuple[_Pattern, int | None, int]]:
         r"""The matches of the span patterns whose tail is in the text (``_tail_set``).
 
         ``match_ends`` says where each can end. A pattern with a bound on its width
@@ -338,6 +364,9 @@ class CrisisDetector:
             pattern, to_byte = self._patterns[span.index], reading.byte_offsets
             if span.width is None:
                 for stop in to_byte[ends].tolist():
+                    if not _spend(budget, stop):
+                        yield pattern, None, stop
+                        return
                     found = span.ending.search(text[:stop])    # None: a bug of one reader
                     yield pattern, found.start() if found else None, stop
             else:
@@ -393,10 +422,10 @@ class CrisisDetector:
         return self._region(self.fold(text).encode())
 
     def _region(self, folded: bytes) -> str | None:
-        for region, regex in self._regions.items():
-            if regex is not None and regex.search(folded):
-                return region
-        return None
+        """The first region of the file named in ``folded`` (one pass for all of them)."""
+        compiled, regions = self._regions
+        found = compiled.Match(folded)
+        return regions[min(found)] if found else None
 
     def reply(self, region: str | None) -> str:
         """Steady -> AI's limits -> a trusted adult -> the region's help line (or ask)."""
@@ -505,6 +534,12 @@ class _TopicRule:
             order = np.argsort(starts, kind='stable')
             self._index[key] = starts[order], stops[order]
         return self._index[key]
+
+
+def _spend(budget: list[int], size: int) -> bool:
+    """Take ``size`` bytes of reading from ``budget``: False when it has run out."""
+    budget[0] -= size
+    return budget[0] >= 0
 
 
 def _traditional_variants() -> dict[str, str]:

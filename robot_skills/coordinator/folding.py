@@ -85,3 +85,4 @@ def _fold(char: str) -> str:
     if len(folded) > 1 and (len(folded) > LONGEST or not folded.isascii()):
         return ' '
     return folded
+

@@ -247,9 +247,19 @@ def _spans(pattern: str, where: str, macros: dict[str, match_ends.Node]) -> matc
         raise ValueError(f'{where}: {pattern!r} cannot be read by its span: {error}') from error
 
 
+DFA_MEMORY = 64 << 20     # bytes: RE2's default (8 MB) ran out on lazy spans over 5,000 characters
+
+
+def _options() -> re2.Options:
+    """Room for a pattern's automaton: out of it, RE2 falls back to its NFA (4-5x slower)."""
+    options = re2.Options()
+    options.max_mem = DFA_MEMORY
+    return options
+
+
 def _re2(pattern: str, where: str, shown: str) -> re2._Regexp:
     try:
-        return re2.compile(pattern)
+        return re2.compile(pattern, _options())
     except re2.error as error:
         why = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else error
         raise ValueError(f'{where}: {shown!r} is not an RE2 pattern: {why}') from error
@@ -259,7 +269,8 @@ def together(patterns: list[str]) -> re2._Regexp | None:
     """One RE2 pattern matching where any of ``patterns`` matches (None when they cannot be
     joined, e.g. two groups of one name: then each is tried alone)."""
     try:
-        return re2.compile('|'.join(f'(?:{p})' for p in patterns)) if patterns else None
+        return (re2.compile('|'.join(f'(?:{p})' for p in patterns), _options())
+                if patterns else None)
     except re2.error:
         return None
 

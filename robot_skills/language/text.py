@@ -57,11 +57,16 @@ def bigram_share(phrase: str, text: str) -> float:
 
 
 MAX_NUMBER = 1_000_000
+LONGEST_NUMERAL = 24        # 九十九万九千九百九十九 is 11; 999999.5 with decimals to spare
 
 
 def number(numeral: str) -> float | None:
     """The value of ``12``, ``十二``, ``两``, ``半``; None when it is not a number, or not one a
-    person means (beyond ``MAX_NUMBER``: 400 nines are noise, not a count)."""
+    person means (beyond ``MAX_NUMBER``: 400 nines are noise, not a count). A numeral longer
+    than ``LONGEST_NUMERAL`` is none either, unread (cn2an takes quadratic time: 5,000
+    一二三… took 66 ms)."""
+    if len(numeral) > LONGEST_NUMERAL:
+        return None
     if re.fullmatch(r'\d+(\.\d+)?', numeral):
         return _plausible(float(numeral))
     if numeral == '半':

@@ -18,7 +18,7 @@ from bench.crisis import corpus
 from robot_skills.adapters.config import ConfigError, parse
 from robot_skills.coordinator import crisis
 from robot_skills.coordinator.core import LearnerView, Request
-from robot_skills.coordinator.lexicon import Crisis
+from robot_skills.coordinator.lexicon import Crisis, has_span
 from robot_skills.coordinator.service import CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
 from robot_skills.runtime import paths
@@ -508,3 +508,34 @@ def test_a_hostile_review_s_missed_phrasings_are_referrals(coordinator, text):
 @pytest.mark.parametrize('text', ['想死你了', '我好想死你们啦', '终于放假了，想死你们了'])
 def test_missing_someone_is_still_an_idiom(coordinator, text):
     assert not coordinator.crisis.read(text).referral
+
+
+def test_placing_matches_past_the_read_budget_is_a_referral(coordinator):
+    """Topic questions, each of its own pattern, are set aside one by one; after 90,000
+    characters of filler, placing each costs RE2 a read of the whole text, and past
+    ``SCAN_BUDGET`` bytes of such reads the text is a referral (not a long check)."""
+    detector = coordinator.crisis
+    words = {}
+    for index, pattern in enumerate(detector._patterns):
+        if pattern.script != 'zh' or has_span(pattern.source):
+            continue
+        for text in POSITIVES_OF_THE_CORPUS:
+            found = pattern.regex.search(detector.fold(text).encode())
+            question = found and f'《{found.group().decode()}》是什么意思\n'
+            if question and not detector.read(question).referral:
+                words[index] = question
+                break
+    questions = ''.join(list(words.values())[:crisis.MAX_CHECKED // 2])
+    assert len(words) >= crisis.MAX_CHECKED // 2 and not detector.read(questions).referral
+    rng = random.Random(0)
+    filler = ''.join(rng.choices([chr(c) for c in range(0x4E00, 0x4F00)
+                                  if chr(c) not in '我咱俺吗哪'], k=90_000))
+    assert not detector.read(filler).referral
+    assert detector.read(filler + questions).referral
+
+
+@pytest.mark.parametrize('text', ['这道数学题怎么做\ud800', '\ud800我想死', '物理错了三次\udfff'])
+def test_a_lone_surrogate_is_routed_not_raised(coordinator, text):
+    """A Python string may hold a lone surrogate: it is read as U+FFFD, never raised."""
+    decision = coordinator.decide(Request('r', 'l', text), LearnerView(), NOW)
+    assert decision.action == ('crisis_referral' if '死' in text else decision.action)
