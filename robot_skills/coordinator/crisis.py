@@ -169,7 +169,8 @@ class CrisisDetector:
         self._topic = self._topic_words()
         self._regions = self._region_set()
         self._hard_ends = _any_of(hard_ends(lexicon))
-        self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end)
+        self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end,
+                                dict(zip(*lexicon.lookalikes, strict=True)))
         self._warm()
 
     def _expand(self, pattern: str) -> str:
@@ -185,11 +186,11 @@ class CrisisDetector:
     def _topic_words(self) -> _TopicWords:
         lexicon = self.lexicon
         sentence_ends = lexicon.sentence_end + lexicon.topic_sentence_end
-        return _TopicWords(self._any([*lexicon.frames.zh, *lexicon.frames.en]),
-                           self._any([*lexicon.asks.zh, *lexicon.asks.en]),
+        return _TopicWords(self._any(lexicon.frames.zh), self._any(lexicon.frames.en),
+                           self._any(lexicon.asks.zh), self._any(lexicon.asks.en),
                            self._any([lexicon.first_person.zh, lexicon.first_person.en]),
-                           [c.encode() for c in sentence_ends],
-                           [c.encode() for c in sentence_ends + lexicon.clause_end])
+                           _EndIndex(sentence_ends),
+                           _EndIndex(sentence_ends + lexicon.clause_end, between_han=True))
 
     def _region_set(self) -> tuple[Any, list[str]]:
         """One RE2 set of the regions' names (a Chinese one anywhere, another as a word), and
@@ -320,7 +321,8 @@ class CrisisDetector:
         topic = _TopicRule(text, self._topic)
         for checked, (pattern, start, end) in enumerate(self._matches(reading, text)):
             if (checked >= MAX_CHECKED or start is None
-                    or not (self._excluded(text, start, end) or topic.sets_aside(start, end))):
+                    or not (self._excluded(text, start, end)
+                            or topic.sets_aside(start, end, pattern.script))):
                 return Signal(pattern.category, pattern.source)
         return None
 
@@ -440,75 +442,138 @@ class CrisisDetector:
         return lines.get(region, lines['other'])
 
 
+class _EndIndex:
+    """Where some ends (one character each) stand in a text: found in a few numpy passes,
+    whatever their number (23 passes, one per end and byte, cost 13 ms on 200 kB of ends).
+    With ``between_han``, a space between two Han characters ends a clause too (不想活了 活着…),
+    and so does a 4-byte character (an emoji)."""
+
+    def __init__(self, ends: str, between_han: bool = False) -> None:
+        self.between_han = between_han
+        codes: dict[int, list[int]] = {}
+        for end in ends:
+            raw = end.encode()
+            codes.setdefault(len(raw), []).append(int.from_bytes(raw, 'big'))
+        self._codes = {size: np.array(sorted(found)) for size, found in codes.items()}
+
+    def of(self, text: bytes) -> tuple[np.ndarray, np.ndarray]:
+        """(first byte, byte past) of every end of ``text``, in order."""
+        data = np.frombuffer(text, np.uint8).astype(np.int64)
+        starts, sizes = [np.empty(0, np.intp)], [np.empty(0, np.intp)]
+        for size, codes in self._codes.items():
+            at = np.arange(len(data) - size + 1) if size == 1 else \
+                np.flatnonzero(data[:max(len(data) - size + 1, 0)] >= 0xC0)
+            code = np.zeros(len(at), np.int64)
+            for offset in range(size):
+                code = code << 8 | data[at + offset]
+            hit = at[np.isin(code, codes)]
+            starts.append(hit)
+            sizes.append(np.full(len(hit), size))
+        if self.between_han:
+            extra = self._breaks(data)
+            starts.append(extra[0])
+            sizes.append(extra[1])
+        first = np.concatenate(starts)
+        order = np.argsort(first, kind='stable')
+        return first[order], (first + np.concatenate(sizes))[order]
+
+    @staticmethod
+    def _breaks(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Spaces between two Han characters (U+4E00-U+9FFF: E4-E9 lead bytes) and 4-byte
+        characters: (first byte, size) of each."""
+        space = np.flatnonzero(data == 0x20)
+        space = space[(space >= 3) & (space + 1 < len(data))]
+        han = (data[space - 3] >= 0xE4) & (data[space - 3] <= 0xE9) & \
+            (data[space + 1] >= 0xE4) & (data[space + 1] <= 0xE9)
+        wide = np.flatnonzero(data >= 0xF0)
+        return (np.concatenate([space[han], wide]),
+                np.concatenate([np.ones(int(han.sum()), np.intp), np.full(len(wide), 4)]))
+
+
 @dataclass(frozen=True)
 class _TopicWords:
-    frames: Any                 # RE2 alternations (None: an empty list, never found)
-    asks: Any
+    frames_zh: Any              # RE2 alternations (None: an empty list, never found)
+    frames_en: Any
+    asks_zh: Any
+    asks_en: Any
     first_person: Any
-    sentence_ends: list[bytes]  # sentence_end and topic_sentence_end (the English full stop)
-    clause_ends: list[bytes]    # ... and clause_end (commas, colons)
+    sentences: _EndIndex        # sentence_end and topic_sentence_end (the English full stop)
+    clauses: _EndIndex          # ... and clause_end (commas, colons, dashes ...)
 
 
 class _TopicRule:
     """The topic rule over one text: a match is set aside as a question about a study topic
     (``sets_aside``) only when, around its start and around its end alike,
 
-    * its sentence, within ``NEAR`` bytes, names a topic (``frames``) and asks about it
-      (``asks``), and its own clause (``CLAUSE`` bytes at most either side) does one of
-      them: "小说结尾主角自杀了，这个结局有什么作用" names the novel in the clause and asks in
-      the next; "想自杀，这个成语怎么写" does neither in its clause, and is a signal;
-    * none of them wholly inside the match itself (没意思 holds 意思, which asks nothing);
+    * a Chinese match's own clause names the topic (``frames``) and its sentence asks
+      within ``NEAR`` bytes: "小说结尾主角自杀了，这个结局有什么作用" names the novel in
+      the clause and asks in the next; "想自杀，这个成语怎么写" names nothing in its
+      clause, and is a signal;
+    * an English match's clause asks before it (English asks first: "what does suicide
+      mean"; "want to die what does life mean" asks after) or asks or names a topic in
+      Chinese ("suicide是什么意思", "bully 和 tease 的区别"), and its sentence names a topic
+      within ``NEAR`` bytes;
+    * none of these words lies wholly inside the match (没意思 holds 意思);
     * and its sentence says nothing of "I" (``first_person``), at least ``SENTENCE`` bytes
       either side: a far 我 still counts.
 
-    Sentence and clause ends are found once for the whole text, and only when a match is
-    to be placed; a sentence that runs on is cut at a multiple of ``BLOCK`` past its reach,
-    so that the first-person reading of nearby matches is one. Every other reading is of
-    a few hundred bytes: a text built of set-aside matches costs little per match.
+    A clause ends at a comma, a dash, an ellipsis, a space between two Han characters or
+    an emoji as well as at a sentence end (not at a colon: "道德与法治：遇到家庭暴力…" names
+    its topic before one). The ends are found once for the
+    whole text, and only when a match is to be placed; a sentence that runs on is cut at a
+    multiple of ``BLOCK`` past its reach, so that the first-person reading of nearby
+    matches is one. Every other reading is of a few hundred bytes.
     """
 
     def __init__(self, text: bytes, words: _TopicWords) -> None:
         self._text, self._words = text, words
-        self._index: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._index: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._first_person: dict[tuple[int, int], bool] = {}
 
-    def sets_aside(self, start: int, end: int) -> bool:
-        """The match [``start``, ``end``) is a question about a topic (see the class)."""
-        words = self._words
-        if words.frames is None or words.asks is None:
-            return False
-        return all(self._about_a_topic(position, start, end)
+    def sets_aside(self, start: int, end: int, script: str) -> bool:
+        """The match [``start``, ``end``) of a ``script`` pattern is a question about a topic
+        (see the class)."""
+        return all(self._about_a_topic(position, start, end, script)
                    for position in (start, max(start, end - 1)))
 
-    def _about_a_topic(self, position: int, start: int, end: int) -> bool:
+    def _about_a_topic(self, position: int, start: int, end: int, script: str) -> bool:
         words = self._words
-        sentence = self._around(position, words.sentence_ends, SENTENCE, BLOCK)
+        sentence = self._around(position, words.sentences, SENTENCE, BLOCK)
         if sentence not in self._first_person:
-            self._first_person[sentence] = self._found(words.first_person, *sentence)
+            low, high = sentence
+            self._first_person[sentence] = words.first_person is not None and \
+                words.first_person.search(self._text, low, high) is not None
         if self._first_person[sentence]:
             return False
-        clause = self._around(position, words.clause_ends, CLAUSE)
-        near = self._around(position, words.sentence_ends, NEAR)
-        return ((self._beside(words.frames, clause, start, end)
-                 or self._beside(words.asks, clause, start, end))
-                and self._beside(words.frames, near, start, end)
-                and self._beside(words.asks, near, start, end))
+        low, high = self._around(position, words.clauses, CLAUSE)
+        near = self._around(position, words.sentences, NEAR)
+        if script == 'zh':
+            return (self._beside(words.frames_zh, (low, high), start, end)
+                    or self._beside(words.frames_en, (low, high), start, end)) and \
+                (self._beside(words.asks_zh, near, start, end)
+                 or self._beside(words.asks_en, near, start, end))
+        return (self._beside(words.asks_en, (low, min(start, high)), start, end)
+                or self._beside(words.asks_zh, (low, high), start, end)
+                or self._beside(words.frames_zh, (low, high), start, end)) and \
+            (self._beside(words.frames_en, near, start, end)
+             or self._beside(words.frames_zh, near, start, end))
 
     def _beside(self, regex: Any, bounds: tuple[int, int], start: int, end: int) -> bool:
         """``regex`` matches within ``bounds``, not wholly inside the match [start, end)."""
-        return any(found.start() < start or found.end() > end
-                   for found in regex.finditer(self._text, *bounds))
+        low, high = bounds
+        return regex is not None and low < high and any(
+            found.start() < start or found.end() > end
+            for found in regex.finditer(self._text, low, high))
 
-    def _found(self, regex: Any, low: int, high: int) -> bool:
-        return regex is not None and low < high and regex.search(self._text, low, high) is not None
-
-    def _around(self, position: int, ends: list[bytes], reach: int,
+    def _around(self, position: int, ends: _EndIndex, reach: int,
                 block: int = 1) -> tuple[int, int]:
         """(start, stop) in bytes of the stretch around ``position`` between two of ``ends``:
         just past the last that lies wholly in the reach before it, at the first that lies
         wholly in the reach after it (an end of several bytes is one character of UTF-8);
         where none is, the reach, rounded out to a multiple of ``block``."""
-        starts, stops = self._ends_of_text(ends)
+        if id(ends) not in self._index:
+            self._index[id(ends)] = ends.of(self._text)
+        starts, stops = self._index[id(ends)]
         floor = max(0, (position - reach) // block * block)
         ceiling = ((position + reach) // block + 1) * block     # both move at one offset
         before = int(np.searchsorted(stops, position, 'right')) - 1
@@ -516,24 +581,6 @@ class _TopicRule:
         after = int(np.searchsorted(starts, position, 'left'))
         stop = int(starts[after]) if after < len(starts) and stops[after] <= ceiling else ceiling
         return start, stop
-
-    def _ends_of_text(self, ends: list[bytes]) -> tuple[np.ndarray, np.ndarray]:
-        """(first byte, byte past) of every one of ``ends`` in the text, in order."""
-        key = b'|'.join(ends).decode()
-        if key not in self._index:
-            data = np.frombuffer(self._text, np.uint8)
-            found = [np.empty((2, 0), np.intp)]
-            for end in ends:
-                size = len(data) - len(end) + 1
-                hit = np.ones(max(size, 0), bool)
-                for offset, byte in enumerate(end):
-                    hit &= data[offset:offset + size] == byte
-                at = np.flatnonzero(hit)
-                found.append(np.stack([at, at + len(end)]))
-            starts, stops = np.concatenate(found, axis=1)
-            order = np.argsort(starts, kind='stable')
-            self._index[key] = starts[order], stops[order]
-        return self._index[key]
 
 
 def _spend(budget: list[int], size: int) -> bool:

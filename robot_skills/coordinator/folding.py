@@ -26,12 +26,16 @@ import numpy as np
 PLANES = 0x30000     # NFKC changes characters of the first three planes only (𝐬, 丽)
 LONGEST = 3          # characters a folded character may become ("ﬃ" is "ffi")
 APOSTROPHES = "'’`´"
+# A digit or sign between two letters is the letter it looks like (k1ll, su1cide, d1e).
+LETTERS = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
+LEET = re.compile(r'(?<=[a-z])[013457@$](?=[a-z])')
 
 
 class Folding:
     """The folding of one lexicon (``kept``: characters its patterns allow as they are)."""
 
-    def __init__(self, kept: str) -> None:
+    def __init__(self, kept: str, lookalikes: dict[str, str] | None = None) -> None:
+        lookalikes = lookalikes or {}
         self._length = np.ones(PLANES, dtype=np.int64)
         self._parts = np.tile(np.arange(PLANES, dtype=np.uint32), (LONGEST, 1))
         changed = []
@@ -39,7 +43,7 @@ class Folding:
             char = chr(code)
             if char in kept:
                 continue
-            folded = _fold(char)
+            folded = lookalikes.get(char) or _fold(char)
             if folded != char:
                 changed.append(char)
                 self._length[code] = len(folded)
@@ -54,6 +58,8 @@ class Folding:
         text = text.lower()
         for apostrophe in APOSTROPHES:
             text = text.replace(apostrophe, '')
+        if LEET.search(text) is not None:
+            text = LEET.sub(lambda found: LETTERS[found.group()], text)
         return text
 
     def _each(self, text: str) -> str:

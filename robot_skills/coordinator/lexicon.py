@@ -201,6 +201,15 @@ class Crisis(Strict):
     gap: str
     sentence_end: str
     topic_sentence_end: str = Field(description='also ends a sentence for the topic rule')
+    lookalikes: tuple[str, str] = Field(description='letters that look Latin, and the Latin '
+                                                    'letters they fold to (the same length)')
+
+    @field_validator('lookalikes')
+    @classmethod
+    def _one_for_one(cls, pair: tuple[str, str]) -> tuple[str, str]:
+        if len(pair[0]) != len(pair[1]) or not pair[1].isascii():
+            raise ValueError('two strings of the same length, the second in ASCII letters')
+        return pair
     clause_end: str = Field(description='ends a clause (and not a sentence) for the topic rule')
     categories: dict[str, ScriptPatterns]
     exclusions: ScriptPatterns

@@ -319,8 +319,8 @@ def test_a_span_pattern_match_among_its_own_words_is_found(coordinator):
         words = re.findall(r'[\u4e00-\u9fff]+|[a-z]+', pattern.source) + ['的', '说']
         rng = random.Random(pattern.source)
         noise = ' '.join(rng.choices(words, k=1500))
-        whole = pattern.regex.search(detector.fold(noise).encode()) is not None
-        if not whole:
+        folded = detector.fold(noise).encode()
+        if not any(other.regex.search(folded) for other in detector._patterns):
             assert not detector.read(noise).referral, pattern.source
         for phrase in phrases[:1]:
             found += 1
@@ -423,12 +423,13 @@ def test_a_sentence_runs_from_end_to_end_and_at_least_its_reach(coordinator, par
     text = ''.join(parts).encode()
     position = min(at, len(text))
     floor, ceiling = max(0, position - crisis.SENTENCE), position + crisis.SENTENCE
-    ends = words.sentence_ends
+    lexicon = coordinator.crisis.lexicon
+    ends = [c.encode() for c in lexicon.sentence_end + lexicon.topic_sentence_end]
     before = [found + len(end) for end in ends
               if (found := text.rfind(end, floor, position)) >= 0]
     after = [found for end in ends if (found := text.find(end, position, ceiling)) >= 0]
     rule = crisis._TopicRule(text, words)
-    start, stop = rule._around(position, ends, crisis.SENTENCE, crisis.BLOCK)
+    start, stop = rule._around(position, words.sentences, crisis.SENTENCE, crisis.BLOCK)
     assert start == max(before) if before else start <= floor
     assert stop == min(after) if after else stop >= ceiling
     assert stop - start <= 2 * (crisis.SENTENCE + crisis.BLOCK)
@@ -441,7 +442,7 @@ def test_matches_close_together_share_one_reading_of_their_sentence(coordinator)
     rule = crisis._TopicRule(text, coordinator.crisis._topic)
     match = len('活着没意思'.encode())
     starts = [text.index('活着'.encode(), p) for p in range(30_000, 31_000, 40)]
-    assert all(rule.sets_aside(start, start + match) for start in starts)
+    assert all(rule.sets_aside(start, start + match, 'zh') for start in starts)
     assert len(rule._first_person) <= 2
 
 
@@ -480,12 +481,15 @@ def test_a_topic_word_far_away_in_a_sentence_that_runs_on_sets_no_signal_aside(c
 
 
 @pytest.mark.parametrize('text', [
-    '小说结尾主角自杀了，这个结局有什么作用', '在《活着》这本书中，福贵为什么想死',
-    'hopeless 和 helpless 的区别', 'What does the word suicide mean?',
+    '小说结尾主角自杀了，这个结局有什么作用', 'hopeless 和 helpless 的区别', 'What does the word suicide mean?',
+    '这篇 reading 里的 character 为什么 feel hopeless', '“家暴”的英文是 domestic violence 吗',
+    '道德与法治：遇到家庭暴力可以向哪些部门求助',
 ])
 def test_a_question_about_a_topic_across_clauses_is_still_set_aside(coordinator, text):
-    """The topic may be named in the match's clause and asked about in the next, or the
-    other way round; a frame that holds the match (hopeless 和 helpless) still names it."""
+    """A Chinese match's clause names the topic and its sentence asks, in the next clause
+    too; an English match is asked about before it, or in Chinese anywhere in its clause;
+    a frame that holds the match (hopeless 和 helpless) still names it; a colon ends no
+    clause."""
     assert not coordinator.crisis.read(text).referral
 
 
@@ -500,6 +504,25 @@ def test_a_question_about_a_topic_across_clauses_is_still_set_aside(coordinator,
     # wording
     'i want to kill my self', 'im going to kill my self tonight', 'i dont wanna live anymore',
     'i dont want to be here anymore',
+    # the second review: the topic rule read across a space, a dash, an emoji; 有什么意思
+    # asks nothing; 我们家 and 人家 say "I"; English asks before what it asks about
+    '不想活了 活着有什么意思', '不想活了活着有什么意思', '不想活了——活着有什么意思', '不想活了😭活着有什么意思',
+    '不想活了\u3000活着有什么意思', '我们家天天家暴 法律能管吗', '人家真的好想死 活着有什么意思',
+    '被同学欺负了 法律能管吗', '政治课上又被欺负了 为什么没人管', '课文没背完又被打了 为什么',
+    'want to die what does life even mean', 'got bullied again in history class why does nobody do anything',
+    'ill end it all tonight what does it even matter', '班上的男生天天欺负人家', 'he hurt me when i said no',
+    '我的腿被他们打折了', '真的不想活了 活动课都不想上了', '我不想活在这世上了', '我想*死', '我想自 杀',
+    '紫砂', 'ɪ ᴡᴀɴᴛ ᴛᴏ ᴅɪᴇ', 'i want to kіll myself', 'i want to d1e', 'su1cide', 'kms',
+    # everyday wording of every category
+    '我想上吊', '我想割脉', '想喝农药', '活着有什么意义', '我活够了', '活腻了', '我就不该出生', '我不配活着',
+    '我想去陪爷爷了', '好想从这个世界上消失', '我现在在天台上', '吃多少片药会死', '从几楼跳下去会死',
+    '怎样死最不痛苦', '我的东西都送人了', '如果我不在了，帮我照顾好我妈', '活着好痛苦', '我抑郁了', '没人爱我',
+    '他们扒我裤子', '他让我脱衣服', '他强行亲我', '他们拿烟头烫我', '我爸把我妈打进医院了', '爸爸又打妈妈了',
+    '我两天没吃饭了', '我继父晚上会进我房间', '爸妈不要我了', '有个叔叔让我发照片给他', '他说这是我们之间的秘密',
+    'i want to just die', 'i should just die', 'i wish i didnt exist', 'everyone would be happier without me',
+    'i want to hang myself', 'i took a bunch of pills', 'whats the point of living', 'life isnt worth living',
+    'he kicked me', 'my dad punched me', 'he touched me', 'my dad hits my mom', 'i dont feel safe at home',
+    'he asked me to send pics',
 ])
 def test_a_hostile_review_s_missed_phrasings_are_referrals(coordinator, text):
     assert coordinator.crisis.read(text).referral

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -30,7 +31,7 @@ def by_hand(char: str) -> str:
     return ' ' if len(folded) > LONGEST or many else folded
 
 
-FOLDED = st.sampled_from(['\u0341', 'ｌ', '℃', 'Ａ', 'ｚ', '①', 'ﬁ', 'ﬃ', '㍱', '\ufdfa', '𝐬', '𝟏', '丽', '\ud800',
+FOLDED = st.sampled_from(['1', '3', '@', 'k', '\u0341', 'ｌ', '℃', 'Ａ', 'ｚ', '①', 'ﬁ', 'ﬃ', '㍱', '\ufdfa', '𝐬', '𝟏', '丽', '\ud800',
                           '（', '：', 'é', '想', 'a', ' ', '\u200b', '死', '😀', '\u0336', '\u20dd',
                           '\ufe00', '\U0001d160', '㈠', '½', '…'])
 
@@ -42,7 +43,23 @@ def test_each_character_is_folded_on_its_own(folding, chars):
     ASCII ones, U+FFFD for a lone surrogate, nothing for a combining mark), never a
     sequence's: a mark never joins the letter before it."""
     text = ''.join(chars)
-    assert folding(text) == ''.join(by_hand(c) for c in text).lower().replace("'", '')
+    folded = ''.join(by_hand(c) for c in text).lower().replace("'", '')
+    assert folding(text) == re.sub(r'(?<=[a-z])[013457@$](?=[a-z])',
+                                   lambda found: LEET[found.group()], folded)
+
+
+LEET = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
+
+
+def test_a_digit_between_letters_reads_as_the_letter_it_stands_for(folding):
+    assert folding('i want to k1ll myself, d1e, su1c1de, h0pel3ss') == \
+        'i want to kill myself, die, suicide, hopeless'
+    assert folding('3.5 kg, 10 km, 2x3') == '3.5 kg, 10 km, 2x3'      # numbers stay numbers
+
+
+def test_letters_that_only_look_latin_read_as_latin():
+    folding = Folding('', {'ɪ': 'i', 'ᴅ': 'd', 'ᴇ': 'e', 'і': 'i'})
+    assert folding('ɪ ᴅɪᴇ, kіll') == 'i die, kill'
 
 
 def test_a_mark_never_joins_the_letter_before_it(folding):
