@@ -73,14 +73,14 @@ from robot_skills.coordinator import match_ends
 from robot_skills.coordinator.folding import Folding
 from robot_skills.coordinator.lexicon import Crisis, has_span
 
-MAX_CHECKED = 64
+MAX_CHECKED = 32
 SCAN_BUDGET = 2_000_000  # bytes RE2 may read to place matches; past it, the text is a referral
 BLOCK = 1024             # bytes: a sentence that runs on is cut at a multiple of this ...
 SENTENCE = 6 * BLOCK     # ... at least this far either side of a match (where 我 is seen)
 NEAR = 300               # bytes either side of a match in which its sentence may name a topic
 CLAUSE = 90              # bytes either side of a match in which its clause may ask
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
-GROUP = 256              # patterns without a span per RE2 set
+GROUP = 64               # patterns without a span per RE2 set (all 215 in one: 40-60 ms on some text)
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
@@ -285,7 +285,8 @@ class CrisisDetector:
         parts = sorted({part for source in sources
                         for part in re.findall(r'[\u4e00-\u9fff]+|[a-z]+', source)})
         rng = random.Random(0)
-        for chars in (alphabet, gaps, [*parts, *gaps, ' '], _CJK, _ELSEWHERE):
+        prefixes = sorted({part[:n] for part in parts for n in range(1, len(part))})
+        for chars in (alphabet, gaps, [*parts, *gaps, ' '], [*prefixes, *gaps], _CJK, _ELSEWHERE):
             for _ in range(WARM_TEXTS):
                 text = ''.join(rng.choices(chars, k=WARM))[:WARM].encode()
                 for group in (*self._zh_sets, *self._en_sets):
@@ -443,8 +444,9 @@ class CrisisDetector:
 
 
 class _EndIndex:
-    """Where some ends (one character each) stand in a text: found in a few numpy passes,
-    whatever their number (23 passes, one per end and byte, cost 13 ms on 200 kB of ends).
+    """Where some ends (one character each) stand in a text: a table of their first bytes
+    picks the places to look, in a few numpy passes whatever their number (a pass per end
+    and byte cost 13 ms on 200 kB of ends).
     With ``between_han``, a space between two Han characters ends a clause too (不想活了 活着…),
     and so does a 4-byte character (an emoji)."""
 
@@ -458,15 +460,16 @@ class _EndIndex:
 
     def of(self, text: bytes) -> tuple[np.ndarray, np.ndarray]:
         """(first byte, byte past) of every end of ``text``, in order."""
-        data = np.frombuffer(text, np.uint8).astype(np.int64)
+        data = np.frombuffer(text, np.uint8)
         starts, sizes = [np.empty(0, np.intp)], [np.empty(0, np.intp)]
         for size, codes in self._codes.items():
-            at = np.arange(len(data) - size + 1) if size == 1 else \
-                np.flatnonzero(data[:max(len(data) - size + 1, 0)] >= 0xC0)
+            leads = np.zeros(256, bool)           # the bytes an end of this size starts with
+            leads[codes >> 8 * (size - 1)] = True
+            at = np.flatnonzero(leads[data[:max(len(data) - size + 1, 0)]])
             code = np.zeros(len(at), np.int64)
             for offset in range(size):
                 code = code << 8 | data[at + offset]
-            hit = at[np.isin(code, codes)]
+            hit = at[np.isin(code, codes)] if size > 1 else at
             starts.append(hit)
             sizes.append(np.full(len(hit), size))
         if self.between_han:
@@ -483,8 +486,8 @@ class _EndIndex:
         characters: (first byte, size) of each."""
         space = np.flatnonzero(data == 0x20)
         space = space[(space >= 3) & (space + 1 < len(data))]
-        han = (data[space - 3] >= 0xE4) & (data[space - 3] <= 0xE9) & \
-            (data[space + 1] >= 0xE4) & (data[space + 1] <= 0xE9)
+        before, after = data[space - 3], data[space + 1]
+        han = (before >= 0xE4) & (before <= 0xE9) & (after >= 0xE4) & (after <= 0xE9)
         wide = np.flatnonzero(data >= 0xF0)
         return (np.concatenate([space[han], wide]),
                 np.concatenate([np.ones(int(han.sum()), np.intp), np.full(len(wide), 4)]))
@@ -532,21 +535,26 @@ class _TopicRule:
 
     def sets_aside(self, start: int, end: int, script: str) -> bool:
         """The match [``start``, ``end``) of a ``script`` pattern is a question about a topic
-        (see the class)."""
-        return all(self._about_a_topic(position, start, end, script)
-                   for position in (start, max(start, end - 1)))
-
-    def _about_a_topic(self, position: int, start: int, end: int, script: str) -> bool:
+        (see the class): around its start and its end (the same stretches, read once, for
+        a match within one clause)."""
         words = self._words
-        sentence = self._around(position, words.sentences, SENTENCE, BLOCK)
+        around = {(self._around(position, words.sentences, SENTENCE, BLOCK),
+                   self._around(position, words.clauses, CLAUSE),
+                   self._around(position, words.sentences, NEAR))
+                  for position in (start, max(start, end - 1))}
+        return all(self._about_a_topic(*stretches, start, end, script)
+                   for stretches in around)
+
+    def _about_a_topic(self, sentence: tuple[int, int], clause: tuple[int, int],
+                       near: tuple[int, int], start: int, end: int, script: str) -> bool:
+        words = self._words
         if sentence not in self._first_person:
             low, high = sentence
             self._first_person[sentence] = words.first_person is not None and \
                 words.first_person.search(self._text, low, high) is not None
         if self._first_person[sentence]:
             return False
-        low, high = self._around(position, words.clauses, CLAUSE)
-        near = self._around(position, words.sentences, NEAR)
+        low, high = clause
         if script == 'zh':
             return (self._beside(words.frames_zh, (low, high), start, end)
                     or self._beside(words.frames_en, (low, high), start, end)) and \
