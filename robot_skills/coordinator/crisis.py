@@ -151,6 +151,9 @@ class CrisisDetector:
     def __init__(self, lexicon: Crisis) -> None:
         self.lexicon = lexicon
         self._variants = _traditional_variants()
+        for simplified, more in lexicon.more_variants.items():      # written Cantonese
+            self._variants[simplified] = ''.join(sorted({*self._variants.get(simplified, ''),
+                                                         *more}))
         self._macros = {'~': match_ends.parse(lexicon.gap, {}, self._variants),   # for _tree
                         '…': match_ends.Chars(frozenset(lexicon.sentence_end), True)}
         self._patterns = [_Pattern(name, script, source, _compiled(self._expand(source)))
@@ -512,10 +515,10 @@ class _TopicRule:
       within ``NEAR`` bytes: "小说结尾主角自杀了，这个结局有什么作用" names the novel in
       the clause and asks in the next; "想自杀，这个成语怎么写" names nothing in its
       clause, and is a signal;
-    * an English match's clause asks before it (English asks first: "what does suicide
-      mean"; "want to die what does life mean" asks after) or asks or names a topic in
-      Chinese ("suicide是什么意思", "bully 和 tease 的区别"), and its sentence names a topic
-      within ``NEAR`` bytes;
+    * an English match's clause asks or names the topic before it (English asks first:
+      "what does suicide mean", "a sentence with the word bully"; "want to die what does
+      life mean" asks after) or asks or names a topic in Chinese ("suicide是什么意思",
+      "bully 和 tease 的区别"), and its sentence names a topic within ``NEAR`` bytes;
     * none of these words lies wholly inside the match (没意思 holds 意思);
     * and its sentence says nothing of "I" (``first_person``), at least ``SENTENCE`` bytes
       either side: a far 我 still counts.
@@ -561,6 +564,7 @@ class _TopicRule:
                 (self._beside(words.asks_zh, near, start, end)
                  or self._beside(words.asks_en, near, start, end))
         return (self._beside(words.asks_en, (low, min(start, high)), start, end)
+                or self._beside(words.frames_en, (low, min(start, high)), start, end)
                 or self._beside(words.asks_zh, (low, high), start, end)
                 or self._beside(words.frames_zh, (low, high), start, end)) and \
             (self._beside(words.frames_en, near, start, end)

@@ -201,6 +201,8 @@ class Crisis(Strict):
     gap: str
     sentence_end: str
     topic_sentence_end: str = Field(description='also ends a sentence for the topic rule')
+    more_variants: dict[str, str] = Field(default_factory=dict, description=(
+        'characters a pattern character also matches beyond its traditional forms'))
     lookalikes: tuple[str, str] = Field(description='letters that look Latin, and the Latin '
                                                     'letters they fold to (the same length)')
 
