@@ -522,7 +522,7 @@ def test_a_question_about_a_topic_across_clauses_is_still_set_aside(coordinator,
     'i want to just die', 'i should just die', 'i wish i didnt exist', 'everyone would be happier without me',
     'i want to hang myself', 'i took a bunch of pills', 'whats the point of living', 'life isnt worth living',
     'he kicked me', 'my dad punched me', 'he touched me', 'my dad hits my mom', 'i dont feel safe at home',
-    'he asked me to send pics',
+    'he asked me to send pics', '我 不 想 活 了', '我唔想活', '冇人會在乎我',
 ])
 def test_a_hostile_review_s_missed_phrasings_are_referrals(coordinator, text):
     assert coordinator.crisis.read(text).referral

@@ -82,3 +82,12 @@ def test_no_text_grows_by_more_than_a_third_of_its_utf8(folding):
     for code in [*range(0x1D15E, 0x1D1C1), *range(0xF900, 0xFB00), *range(0x2000, 0x3400)]:
         char = chr(code)
         assert len(folding(char * 10).encode()) <= len((char * 10).encode()) * 4 // 3, hex(code)
+
+
+@pytest.mark.parametrize('text, folded', [
+    ('我 不 想 活 了', '我不想活了'), ('好 想 死 啊', '好想死啊'),
+    ('不想活了 活着有什么意思', '不想活了 活着有什么意思'),     # a space that ends a clause stays
+    ('hopeless 和 helpless', 'hopeless 和 helpless'), ('a 我 b', 'a 我 b'),
+])
+def test_han_characters_spaced_out_one_by_one_read_together(folding, text, folded):
+    assert folding(text) == folded
