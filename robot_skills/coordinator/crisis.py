@@ -81,6 +81,7 @@ NEAR = 300               # bytes either side of a match in which its sentence ma
 CLAUSE = 90              # bytes either side of a match in which its clause may ask
 WINDOW = 200             # bytes around a match in which an exclusion idiom is looked for
 GROUP = 64               # patterns without a span per RE2 set (215 in one: 40-60 ms on some text)
+TAIL_GROUP = 24          # tails of span patterns per RE2 set
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
 DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
@@ -160,7 +161,7 @@ class CrisisDetector:
                           for name, category in lexicon.categories.items()
                           for script, sources in (('zh', category.zh), ('en', category.en))
                           for source in sources]
-        self._tails, self._tailed = self._tail_set()
+        self._tails = self._tail_sets()
         self._zh_sets = self._groups('zh')
         self._en_sets = self._groups('en')
         self._hyperbole = [self._tree(p) for p in (*lexicon.hyperbole.zh, *lexicon.hyperbole.en)]
@@ -249,23 +250,25 @@ class CrisisDetector:
         """``source`` as ``match_ends`` reads it: the gap, the span and traditional forms."""
         return match_ends.parse(source, self._macros, self._variants)
 
-    def _tail_set(self) -> tuple[Any, list[int]]:
-        """One RE2 set of the tails (``_tail``) of the patterns with a span: (the set, the
-        pattern index of each tail).
+    def _tail_sets(self) -> list[_Set]:
+        """The tails (``_tail``) of the patterns with a span in RE2 sets of ``TAIL_GROUP``,
+        each with the pattern index of each tail (one set of all 61 took 10 ms, up to 70 ms
+        first, on text of the patterns' own prefixes).
 
         A span pattern can match only where its tail does, and a tail has no span: reading
         the tails first is cheap, and a span pattern whose tail is not in the text is not
         read at all.
         """
-        compiled = re2.Set.SearchSet(_options())
-        owners: list[int] = []
-        for index, pattern in enumerate(self._patterns):
-            tail = _tail(pattern.source)
-            if tail:
+        tailed = [(index, tail) for index, pattern in enumerate(self._patterns)
+                  if (tail := _tail(pattern.source))]
+        sets = []
+        for start in range(0, len(tailed), TAIL_GROUP):
+            compiled = re2.Set.SearchSet(_options())
+            for _, tail in tailed[start:start + TAIL_GROUP]:
                 compiled.Add(self._expand(tail).encode())
-                owners.append(index)
-        compiled.Compile()
-        return compiled, owners
+            compiled.Compile()
+            sets.append(_Set(compiled, [index for index, _ in tailed[start:start + TAIL_GROUP]]))
+        return sets
 
     def _warm(self) -> None:
         """Read ``WARM_TEXTS`` random texts (seeded: every start warms the same) of each mix:
@@ -294,7 +297,8 @@ class CrisisDetector:
                 text = ''.join(rng.choices(chars, k=WARM))[:WARM].encode()
                 for group in (*self._zh_sets, *self._en_sets):
                     group.compiled.Match(text)
-                self._tails.Match(text)
+                for tails in self._tails:
+                    tails.compiled.Match(text)
 
     def _gap_characters(self) -> list[str]:
         """The characters the gap (``~``) lets through, those written in it and a few spaces
@@ -351,7 +355,7 @@ class CrisisDetector:
 
     def _span_matches(self, reading: match_ends.Text, text: bytes,
                       budget: list[int]) -> Iterator[tuple[_Pattern, int | None, int]]:
-        r"""The matches of the span patterns whose tail is in the text (``_tail_set``).
+        r"""The matches of the span patterns whose tail is in the text (``_tail_sets``).
 
         ``match_ends`` says where each can end. A pattern with a bound on its width
         (every Chinese one) then has RE2 find its matches (their start decides the
@@ -361,7 +365,8 @@ class CrisisDetector:
         RE2 anchored at that end (``\z`` on the text up to it: RE2 then reads backwards
         from the end, only as far as a match can reach).
         """
-        tails = {self._tailed[n] for n in self._tails.Match(text) or ()}
+        tails = {group.indices[n] for group in self._tails
+                 for n in group.compiled.Match(text) or ()}
         chosen = [span for span in self._spans if not span.tailed or span.index in tails]
         for span in chosen:
             ends = match_ends.offsets(match_ends.ends(span.tree, reading))
