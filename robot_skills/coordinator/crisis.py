@@ -490,8 +490,8 @@ class _EndIndex:
 
     @staticmethod
     def _breaks(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Spaces between two Han characters (U+4E00-U+9FFF: E4-E9 lead bytes) and 4-byte
-        characters: (first byte, size) of each."""
+        """Spaces between two characters of U+4000-U+9FFF (E4-E9 lead bytes: Han, and a few
+        rarer ones) and 4-byte characters: (first byte, size) of each."""
         space = np.flatnonzero(data == 0x20)
         space = space[(space >= 3) & (space + 1 < len(data))]
         before, after = data[space - 3], data[space + 1]
@@ -557,9 +557,9 @@ class _TopicRule:
                        near: tuple[int, int], start: int, end: int, script: str) -> bool:
         words = self._words
         if sentence not in self._first_person:
-            low, high = sentence
+            low, high = sentence        # a slice: RE2's ^ and $ hold only at the text's ends
             self._first_person[sentence] = words.first_person is not None and \
-                words.first_person.search(self._text, low, high) is not None
+                words.first_person.search(self._text[low:high]) is not None
         if self._first_person[sentence]:
             return False
         low, high = clause
@@ -577,10 +577,10 @@ class _TopicRule:
 
     def _beside(self, regex: Any, bounds: tuple[int, int], start: int, end: int) -> bool:
         """``regex`` matches within ``bounds``, not wholly inside the match [start, end)."""
-        low, high = bounds
+        low, high = bounds          # a slice: RE2's ^ and $ hold only at the text's ends
         return regex is not None and low < high and any(
-            found.start() < start or found.end() > end
-            for found in regex.finditer(self._text, low, high))
+            low + found.start() < start or low + found.end() > end
+            for found in regex.finditer(self._text[low:high]))
 
     def _around(self, position: int, ends: _EndIndex, reach: int,
                 block: int = 1) -> tuple[int, int]:

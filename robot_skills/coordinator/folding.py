@@ -30,7 +30,7 @@ APOSTROPHES = "'’`´"
 LETTERS = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
 LEET = re.compile(r'(?<=[a-z])[013457@$](?=[a-z])')
 # Han characters written one by one with a space after each (我 不 想 活 了) are a word.
-SPACED = re.compile('[\u4e00-\u9fff] [\u4e00-\u9fff](?: |$)')
+SPACED = re.compile('[\u4e00-\u9fff][ \t][\u4e00-\u9fff](?:[^\u4e00-\u9fff]|$)')
 
 
 class Folding:
@@ -98,12 +98,12 @@ def _fold(char: str) -> str:
 
 
 def _unspaced(text: str) -> str:
-    """``text`` without the spaces of Han characters spaced out one by one: a space between
-    two Han characters when the second is followed by a space or the end (不想活了 活着 keeps
-    its space: it ends a clause)."""
+    """``text`` without the spaces of Han characters spaced out one by one: a space or tab
+    between two Han characters when the second is followed by anything but a Han character
+    (活 不 下 去。 reads 活不下去。; 不想活了 活着 keeps its space: it ends a clause)."""
     codes = np.frombuffer(text.encode('utf-32-le', 'surrogatepass'), dtype=np.uint32)
-    han = (codes >= 0x4E00) & (codes <= 0x9FFF)
-    space = np.append(codes == 0x20, True)          # past the end counts as a space
+    han = np.append((codes >= 0x4E00) & (codes <= 0x9FFF), False)   # past the end: not Han
+    space = (codes == 0x20) | (codes == 0x09)
     at = np.flatnonzero(space[1:len(codes) - 1]) + 1
-    drop = at[han[at - 1] & han[at + 1] & space[at + 2]]
+    drop = at[han[at - 1] & han[at + 1] & ~han[at + 2]]
     return np.delete(codes, drop).tobytes().decode('utf-32-le', 'surrogatepass')

@@ -512,7 +512,7 @@ def test_a_question_about_a_topic_across_clauses_is_still_set_aside(coordinator,
     'want to die what does life even mean', 'got bullied again in history class why does nobody do anything',
     'ill end it all tonight what does it even matter', '班上的男生天天欺负人家', 'he hurt me when i said no',
     '我的腿被他们打折了', '真的不想活了 活动课都不想上了', '我不想活在这世上了', '我想*死', '我想自 杀',
-    '紫砂', 'ɪ ᴡᴀɴᴛ ᴛᴏ ᴅɪᴇ', 'i want to kіll myself', 'i want to d1e', 'su1cide', 'kms',
+    'ɪ ᴡᴀɴᴛ ᴛᴏ ᴅɪᴇ', '读完了。我读这本小说后为什么总想自杀', '这本小说的主人公为什么自杀，就像我！', 'i want to kіll myself', 'i want to d1e', 'su1cide', 'kms',
     # everyday wording of every category
     '我想上吊', '我想割脉', '想喝农药', '活着有什么意义', '我活够了', '活腻了', '我就不该出生', '我不配活着',
     '我想去陪爷爷了', '好想从这个世界上消失', '我现在在天台上', '吃多少片药会死', '从几楼跳下去会死',
@@ -530,6 +530,24 @@ def test_a_hostile_review_s_missed_phrasings_are_referrals(coordinator, text):
 
 @pytest.mark.parametrize('text', ['想死你了', '我好想死你们啦', '终于放假了，想死你们了'])
 def test_missing_someone_is_still_an_idiom(coordinator, text):
+    assert not coordinator.crisis.read(text).referral
+
+
+@pytest.mark.parametrize('text', [
+    # a final review's ordinary requests that the new patterns had referred
+    '以后我不会再出现这种错误了', '介绍一下紫砂壶的制作工艺', '帮我解释伐薪烧炭南山中', '蛙泳的划手动作怎么做',
+    '用圆规画圆的时候针扎到手了', '用美工刀划纸板做手工', '周末我要去陪奶奶，作文怎么开头', '写作文：我要去很远的地方',
+    '我们在顶楼上做实验', '每个学生有单独的房间吗', '老师问我家住哪，英语怎么回答', '老师让我保密考试成绩',
+    '什么是抑郁症', '放弃一切去追梦，辩论赛论点', 'A train travels 120 kms in 2 hours',
+    "I don't know how to use the present perfect tense", 'My parents pushed me to learn piano',
+    'My grandma touched me with her kindness', 'The form asks for my address, how do I fill it?',
+    'Why are the cells gonna die in salt water?', 'what is an overdose in pharmacology',
+    'I gave away my games to my cousin, how to write a letter about it',
+    'Why did the character who was ill commit suicide in the novel?',
+    'nothing gets better than a good book - explain the grammar',
+    '小说里主人公自杀是什么？',
+])
+def test_ordinary_requests_with_these_words_are_not_referrals(coordinator, text):
     assert not coordinator.crisis.read(text).referral
 
 

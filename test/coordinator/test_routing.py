@@ -467,3 +467,11 @@ def test_a_routing_pattern_that_is_not_re2_is_refused_by_entry():
     data['triggers']['repeats'] = '(a)\\1'
     refused = refusal(data, Routing, 'routing.yaml')
     assert "field 'triggers'" in refused and 'repeats:' in refused and 'not an RE2' in refused
+
+
+@pytest.mark.parametrize('text', ['消化系统出问题会怎样', '免疫系统正常工作需要什么条件', '神经系统是否正常怎么判断',
+                                  '你留了什么作业', '老师，你们留了什么作业'])
+def test_a_study_question_about_a_system_or_homework_is_no_system_request(coordinator, text):
+    """Biology's 系统 is not the learning system, and 留了什么作业 asks about homework."""
+    decision = coordinator.decide(Request('r', 'l', text), LearnerView(), NOW)
+    assert decision.action not in ('health_check', 'privacy')
