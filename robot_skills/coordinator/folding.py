@@ -6,8 +6,9 @@ ideographs, ligatures, 𝐬𝐮𝐢𝐜𝐢𝐝𝐞; the full-width punctuation 
 then lower case, apostrophes dropped ("don't" is "dont"). Never a sequence: NFKC of a
 run composes a mark with the letter before it ("ｌ" + U+0341 would read "ĺ", hiding
 "kill"); a combining mark folds to nothing (strikethrough over every letter, 想̶死,
-hides no word). A character NFKC makes longer than one character becomes a space
-unless it becomes at most ``LONGEST`` ASCII ones (ﬃ, ㎏): U+FDFA is 18 characters and
+hides no word), and so does an emoji (我想😭😭死). A character NFKC makes longer than
+one character becomes a space unless it becomes at most ``LONGEST`` ASCII ones (ﬃ,
+㎏): U+FDFA is 18 characters and
 U+1D160 three symbols of 4 bytes, so a text of them would read as 1.8 million
 characters or 1.2 MB (a space still separates words). A lone surrogate becomes U+FFFD
 (it cannot be encoded).
@@ -25,6 +26,7 @@ import numpy as np
 
 PLANES = 0x30000     # NFKC changes characters of the first three planes only (𝐬, 丽)
 LONGEST = 3          # characters a folded character may become ("ﬃ" is "ffi")
+EMOJI = 0x1F000      # symbols from here on (emoji, their skin tones) fold to nothing: 我想😭死
 APOSTROPHES = "'’`´"
 # A digit or sign between two letters is the letter it looks like (k1ll, su1cide, d1e).
 LETTERS = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
@@ -89,7 +91,8 @@ def _fold(char: str) -> str:
     than half its UTF-8 (U+1D160 is 3 symbols of 4 bytes, U+FDFA 18 characters)."""
     if 0xD800 <= ord(char) <= 0xDFFF:
         return '\ufffd'
-    if unicodedata.category(char) in ('Mn', 'Me'):
+    if unicodedata.category(char) in ('Mn', 'Me') or (
+            ord(char) >= EMOJI and unicodedata.category(char) in ('So', 'Sk')):
         return ''
     folded = unicodedata.normalize('NFKC', char)
     if len(folded) > 1 and (len(folded) > LONGEST or not folded.isascii()):

@@ -512,7 +512,7 @@ def test_a_question_about_a_topic_across_clauses_is_still_set_aside(coordinator,
     'want to die what does life even mean', 'got bullied again in history class why does nobody do anything',
     'ill end it all tonight what does it even matter', '班上的男生天天欺负人家', 'he hurt me when i said no',
     '我的腿被他们打折了', '真的不想活了 活动课都不想上了', '我不想活在这世上了', '我想*死', '我想自 杀',
-    'ɪ ᴡᴀɴᴛ ᴛᴏ ᴅɪᴇ', '我想紫砂', '读完了。我读这本小说后为什么总想自杀', '这本小说的主人公为什么自杀，就像我！', 'i want to kіll myself', 'i want to d1e', 'su1cide', 'kms',
+    'ɪ ᴡᴀɴᴛ ᴛᴏ ᴅɪᴇ', '我想紫砂', '我想😭😭死', '不想活了👍🏻', '读完了。我读这本小说后为什么总想自杀', '这本小说的主人公为什么自杀，就像我！', 'i want to kіll myself', 'i want to d1e', 'su1cide', 'kms',
     # everyday wording of every category
     '我想上吊', '我想割脉', '想喝农药', '活着有什么意义', '我活够了', '活腻了', '我就不该出生', '我不配活着',
     '我想去陪爷爷了', '好想从这个世界上消失', '我现在在天台上', '吃多少片药会死', '从几楼跳下去会死',

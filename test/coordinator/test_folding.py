@@ -24,7 +24,8 @@ def by_hand(char: str) -> str:
         return char
     if 0xD800 <= ord(char) <= 0xDFFF:
         return '\ufffd'
-    if unicodedata.category(char) in ('Mn', 'Me'):     # combining, variation selectors
+    if unicodedata.category(char) in ('Mn', 'Me') or (     # combining, variation selectors
+            ord(char) >= 0x1F000 and unicodedata.category(char) in ('So', 'Sk')):   # emoji
         return ''
     folded = unicodedata.normalize('NFKC', char)
     many = len(folded) > 1 and not all(ord(c) < 128 for c in folded)
