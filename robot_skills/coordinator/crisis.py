@@ -71,7 +71,7 @@ import re2
 
 from robot_skills.coordinator import match_ends
 from robot_skills.coordinator.folding import Folding
-from robot_skills.coordinator.lexicon import Crisis, has_span
+from robot_skills.coordinator.lexicon import Crisis, automaton_room, has_span
 
 MAX_CHECKED = 32
 SCAN_BUDGET = 2_000_000  # bytes RE2 may read to place matches; past it, the text is a referral
@@ -83,7 +83,6 @@ WINDOW = 200             # bytes around a match in which an exclusion idiom is l
 GROUP = 64               # patterns without a span per RE2 set (215 in one: 40-60 ms on some text)
 TAIL_GROUP = 24          # tails of span patterns per RE2 set
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
-DFA_MEMORY = 64 << 20    # each set's automaton: built as text arrives, then kept
 WARM = 100_000           # characters of each warm text (the transport cap)
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
 _CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
@@ -134,14 +133,8 @@ class _Span:
     tailed: bool                # read only when its tail is in the text
 
 
-def _options() -> Any:
-    options = re2.Options()
-    options.max_mem = DFA_MEMORY
-    return options
-
-
 def _compiled(pattern: str) -> Any:
-    return re2.compile(pattern.encode(), _options())
+    return re2.compile(pattern.encode(), automaton_room())
 
 
 def _alternation(patterns: list[str]) -> Any:
@@ -193,14 +186,13 @@ class CrisisDetector:
         return _TopicWords(self._any(lexicon.frames.zh), self._any(lexicon.frames.en),
                            self._any(lexicon.asks.zh), self._any(lexicon.asks.en),
                            self._any([lexicon.first_person.zh, lexicon.first_person.en]),
-                           _EndIndex(sentence_ends),
-                           _EndIndex(sentence_ends + lexicon.clause_end, between_han=True))
+                           _EndIndex(sentence_ends, lexicon.clause_end))
 
     def _region_set(self) -> tuple[Any, list[str]]:
         """One RE2 set of the regions' names (a Chinese one anywhere, another as a word), and
         the region of each entry: a text is read once, not once per region (11 reads of
         100 kB of emoji cost 6 ms)."""
-        compiled = re2.Set.SearchSet(_options())
+        compiled = re2.Set.SearchSet(automaton_room())
         regions = []
         for region, names in self.lexicon.regions.names.items():
             if names:
@@ -220,7 +212,7 @@ class CrisisDetector:
         sets = []
         for start in range(0, len(mine), GROUP):
             chunk = mine[start:start + GROUP]
-            compiled = re2.Set.SearchSet(_options())
+            compiled = re2.Set.SearchSet(automaton_room())
             for index in chunk:
                 compiled.Add(self._expand(self._patterns[index].source).encode())
             compiled.Compile()
@@ -263,7 +255,7 @@ class CrisisDetector:
                   if (tail := _tail(pattern.source))]
         sets = []
         for start in range(0, len(tailed), TAIL_GROUP):
-            compiled = re2.Set.SearchSet(_options())
+            compiled = re2.Set.SearchSet(automaton_room())
             for _, tail in tailed[start:start + TAIL_GROUP]:
                 compiled.Add(self._expand(tail).encode())
             compiled.Compile()
@@ -452,24 +444,25 @@ class CrisisDetector:
 
 
 class _EndIndex:
-    """Where some ends (one character each) stand in a text: a table of their first bytes
-    picks the places to look, in a few numpy passes whatever their number (a pass per end
-    and byte cost 13 ms on 200 kB of ends).
-    With ``between_han``, a space between two Han characters ends a clause too (不想活了 活着…),
-    and so does a 4-byte character (an emoji)."""
+    """Where sentences and clauses end in a text, found together: a table of the ends' first
+    bytes picks the places to look, in a few numpy passes whatever their number (a pass per
+    end and byte cost 13 ms on 200 kB of ends). Besides ``clause_ends``, a space between two
+    Han characters ends a clause (不想活了 活着…), and so does a 4-byte character."""
 
-    def __init__(self, ends: str, between_han: bool = False) -> None:
-        self.between_han = between_han
+    def __init__(self, sentence_ends: str, clause_ends: str) -> None:
         codes: dict[int, list[int]] = {}
-        for end in ends:
+        for end in sentence_ends + clause_ends:
             raw = end.encode()
             codes.setdefault(len(raw), []).append(int.from_bytes(raw, 'big'))
         self._codes = {size: np.array(sorted(found)) for size, found in codes.items()}
+        self._sentence = np.array(sorted(int.from_bytes(end.encode(), 'big')
+                                         for end in sentence_ends))
 
-    def of(self, text: bytes) -> tuple[np.ndarray, np.ndarray]:
-        """(first byte, byte past) of every end of ``text``, in order."""
+    def of(self, text: bytes) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """{'sentence': ..., 'clause': ...}: (first byte, byte past) of every end, in order (a
+        sentence end ends a clause too)."""
         data = np.frombuffer(text, np.uint8)
-        starts, sizes = [np.empty(0, np.intp)], [np.empty(0, np.intp)]
+        starts, sizes, whole = [np.empty(0, np.intp)], [np.empty(0, np.intp)], [np.empty(0, bool)]
         for size, codes in self._codes.items():
             leads = np.zeros(256, bool)           # the bytes an end of this size starts with
             leads[codes >> 8 * (size - 1)] = True
@@ -477,16 +470,17 @@ class _EndIndex:
             code = np.zeros(len(at), np.int64)
             for offset in range(size):
                 code = code << 8 | data[at + offset]
-            hit = at[np.isin(code, codes)] if size > 1 else at
-            starts.append(hit)
-            sizes.append(np.full(len(hit), size))
-        if self.between_han:
-            extra = self._breaks(data)
-            starts.append(extra[0])
-            sizes.append(extra[1])
-        first = np.concatenate(starts)
+            found = np.isin(code, codes)
+            starts.append(at[found])
+            sizes.append(np.full(int(found.sum()), size))
+            whole.append(np.isin(code[found], self._sentence))
+        breaks, widths = self._breaks(data)
+        first = np.concatenate([*starts, breaks])
+        past = first + np.concatenate([*sizes, widths])
+        sentence = np.concatenate([*whole, np.zeros(len(breaks), bool)])
         order = np.argsort(first, kind='stable')
-        return first[order], (first + np.concatenate(sizes))[order]
+        first, past, sentence = first[order], past[order], sentence[order]
+        return {'sentence': (first[sentence], past[sentence]), 'clause': (first, past)}
 
     @staticmethod
     def _breaks(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -508,8 +502,7 @@ class _TopicWords:
     asks_zh: Any
     asks_en: Any
     first_person: Any
-    sentences: _EndIndex        # sentence_end and topic_sentence_end (the English full stop)
-    clauses: _EndIndex          # ... and clause_end (commas, colons, dashes ...)
+    ends: _EndIndex             # of sentences (the English full stop too) and of clauses
 
 
 class _TopicRule:
@@ -538,17 +531,16 @@ class _TopicRule:
 
     def __init__(self, text: bytes, words: _TopicWords) -> None:
         self._text, self._words = text, words
-        self._index: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._index: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._first_person: dict[tuple[int, int], bool] = {}
 
     def sets_aside(self, start: int, end: int, script: str) -> bool:
         """The match [``start``, ``end``) of a ``script`` pattern is a question about a topic
         (see the class): around its start and its end (the same stretches, read once, for
         a match within one clause)."""
-        words = self._words
-        around = {(self._around(position, words.sentences, SENTENCE, BLOCK),
-                   self._around(position, words.clauses, CLAUSE),
-                   self._around(position, words.sentences, NEAR))
+        around = {(self._around(position, 'sentence', SENTENCE, BLOCK),
+                   self._around(position, 'clause', CLAUSE),
+                   self._around(position, 'sentence', NEAR))
                   for position in (start, max(start, end - 1))}
         return all(self._about_a_topic(*stretches, start, end, script)
                    for stretches in around)
@@ -582,15 +574,16 @@ class _TopicRule:
             low + found.start() < start or low + found.end() > end
             for found in regex.finditer(self._text[low:high]))
 
-    def _around(self, position: int, ends: _EndIndex, reach: int,
+    def _around(self, position: int, ends: str, reach: int,
                 block: int = 1) -> tuple[int, int]:
-        """(start, stop) in bytes of the stretch around ``position`` between two of ``ends``:
+        """(start, stop) in bytes of the stretch around ``position`` between two ``ends`` (of
+        a 'sentence' or a 'clause'):
         just past the last that lies wholly in the reach before it, at the first that lies
         wholly in the reach after it (an end of several bytes is one character of UTF-8);
         where none is, the reach, rounded out to a multiple of ``block``."""
-        if id(ends) not in self._index:
-            self._index[id(ends)] = ends.of(self._text)
-        starts, stops = self._index[id(ends)]
+        if not self._index:
+            self._index = self._words.ends.of(self._text)
+        starts, stops = self._index[ends]
         floor = max(0, (position - reach) // block * block)
         ceiling = ((position + reach) // block + 1) * block     # both move at one offset
         before = int(np.searchsorted(stops, position, 'right')) - 1

@@ -261,8 +261,9 @@ def _spans(pattern: str, where: str, macros: dict[str, match_ends.Node]) -> matc
 DFA_MEMORY = 64 << 20     # bytes: RE2's default (8 MB) ran out on lazy spans over 5,000 characters
 
 
-def _options() -> re2.Options:
-    """Room for a pattern's automaton: out of it, RE2 falls back to its NFA (4-5x slower)."""
+def automaton_room() -> re2.Options:
+    """Room for a pattern's (or a set's) automaton, built as text arrives and then kept: out
+    of it, RE2 falls back to its NFA (4-5x slower)."""
     options = re2.Options()
     options.max_mem = DFA_MEMORY
     return options
@@ -270,7 +271,7 @@ def _options() -> re2.Options:
 
 def _re2(pattern: str, where: str, shown: str) -> re2._Regexp:
     try:
-        return re2.compile(pattern, _options())
+        return re2.compile(pattern, automaton_room())
     except re2.error as error:
         why = error.args[0].decode() if error.args and isinstance(error.args[0], bytes) else error
         raise ValueError(f'{where}: {shown!r} is not an RE2 pattern: {why}') from error
@@ -280,7 +281,7 @@ def together(patterns: list[str]) -> re2._Regexp | None:
     """One RE2 pattern matching where any of ``patterns`` matches (None when they cannot be
     joined, e.g. two groups of one name: then each is tried alone)."""
     try:
-        return (re2.compile('|'.join(f'(?:{p})' for p in patterns), _options())
+        return (re2.compile('|'.join(f'(?:{p})' for p in patterns), automaton_room())
                 if patterns else None)
     except re2.error:
         return None

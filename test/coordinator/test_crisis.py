@@ -429,7 +429,7 @@ def test_a_sentence_runs_from_end_to_end_and_at_least_its_reach(coordinator, par
               if (found := text.rfind(end, floor, position)) >= 0]
     after = [found for end in ends if (found := text.find(end, position, ceiling)) >= 0]
     rule = crisis._TopicRule(text, words)
-    start, stop = rule._around(position, words.sentences, crisis.SENTENCE, crisis.BLOCK)
+    start, stop = rule._around(position, 'sentence', crisis.SENTENCE, crisis.BLOCK)
     assert start == max(before) if before else start <= floor
     assert stop == min(after) if after else stop >= ceiling
     assert stop - start <= 2 * (crisis.SENTENCE + crisis.BLOCK)
