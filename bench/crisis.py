@@ -72,7 +72,15 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
     alphabet = sorted({ch for p in detector.lexicon.categories.values() for s in (p.zh, p.en)
                        for pattern in s for ch in pattern if '\u4e00' <= ch <= '\u9fff'})
 
-    gapped = [*alphabet, *'了过着的很就都也还要会是在啊吧呢，、：·—～“”（） ', '\u200b']
+    gaps = [*'了过着的很就都也还要会是在啊吧呢，、：·—～“”（） ', '\u200b']
+    gapped = [*alphabet, *gaps]
+    # the Chinese patterns' words cut short (never whole, so seldom a signal), without "I"
+    # (a sentence that says "I" is never set aside: a topic question in it is a signal)
+    first_person = re.compile(detector.lexicon.first_person.zh)
+    cut_short = sorted({cut for p in detector.lexicon.categories.values() for pattern in p.zh
+                        for word in re.findall('[\u4e00-\u9fff]+', pattern)
+                        for n in range(1, len(word))
+                        if not first_person.search(cut := word[:n]) and '我' not in cut})
     # what comes before a span (…): every one of them keeps a partial match alive
     starts = sorted({ch for p in detector.lexicon.categories.values() for s in (p.zh, p.en)
                      for pattern in s if '…' in pattern
@@ -93,6 +101,17 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
         while checker.read(text := ''.join(quiet(rng) for _ in range(CAP // 500))).referral:
             pass
         return text
+
+    def soup(rng: random.Random) -> str:
+        """Words cut short, each before a gap character, with no sentence end: one sentence
+        of 100,000 characters that keeps every set's partial matches alive (a reviewer's
+        construction, the slowest text known), 600 characters at a time without a signal."""
+        parts: list[str] = []
+        while sum(map(len, parts)) < CAP:
+            part = ''.join(rng.choice(cut_short) + rng.choice(gaps) for _ in range(200))
+            if not checker.read(part).referral and not first_person.search(part):
+                parts.append(part)
+        return ''.join(parts)[:CAP]
 
     def at_random(characters: list[str] | str) -> Callable[[random.Random], str]:
         return lambda rng: ''.join(rng.choices(characters, k=CAP))[:CAP]
@@ -117,6 +136,10 @@ def slow_inputs(detector: CrisisDetector) -> dict[str, list[str]]:
         'topic questions set aside one by one': lambda rng: ''.join(rng.choices(
             ['小说里主人公为什么想死。', '课文中的人为什么自杀？', 'what does suicide mean. '],
             k=CAP // 10))[:CAP],
+        "the patterns' words cut short, each before a gap character, no sentence end": soup,
+        '... the same with a question about a topic halfway (set aside)':
+            lambda rng: (lambda text: text[:CAP // 2] + '小说里主人公为什么想死？'
+                         + text[CAP // 2:])(soup(rng))[:CAP],
         'full-width letters among text': lambda rng: ''.join(
             chr(rng.randrange(0xFF01, 0xFF5F)) + rng.choice('题 ') for _ in range(CAP // 2)),
         'pattern characters, 3% full-width letters, every tail at the end':

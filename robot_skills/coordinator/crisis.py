@@ -83,6 +83,7 @@ WINDOW = 200             # bytes around a match in which an exclusion idiom is l
 GROUP = 64               # patterns without a span per RE2 set (215 in one: 40-60 ms on some text)
 TAIL_GROUP = 24          # tails of span patterns per RE2 set
 CHUNK = 8192             # bytes read before the Chinese patterns' text is cut
+BMP = 0x10000            # the ends of sentences and clauses are characters below it
 WARM = 100_000           # characters of each warm text (the transport cap)
 WARM_TEXTS = 6           # random texts of each mix read at load to build the common states
 _CJK = ''.join(chr(c) for c in range(0x4E00, 0xA000))
@@ -301,7 +302,9 @@ class CrisisDetector:
                         for part in re.findall(r'[\u4e00-\u9fff]+|[a-z]+', source)})
         rng = random.Random(0)
         prefixes = sorted({part[:n] for part in parts for n in range(1, len(part))})
-        for chars in (alphabet, gaps, [*parts, *gaps, ' '], [*prefixes, *gaps], _CJK, _ELSEWHERE):
+        cut_short = [prefix + gap for prefix in prefixes for gap in self._gap_characters()]
+        for chars in (alphabet, gaps, [*parts, *gaps, ' '], [*prefixes, *gaps], cut_short, _CJK,
+                      _ELSEWHERE):
             for _ in range(WARM_TEXTS):
                 text = ''.join(rng.choices(chars, k=WARM))[:WARM].encode()
                 for group in (*self._zh_sets, *self._en_sets):
@@ -335,7 +338,7 @@ class CrisisDetector:
         """The first real signal of ``text`` (``reading``, in UTF-8), or None: the first match
         neither inside an exclusion idiom nor about a topic, or the match past
         ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``)."""
-        topic = _TopicRule(text, self._topic)
+        topic = _TopicRule(text, reading, self._topic)
         for checked, (pattern, start, end) in enumerate(self._matches(reading, text)):
             if (checked >= MAX_CHECKED or start is None
                     or not (self._excluded(text, start, end)
@@ -461,55 +464,32 @@ class CrisisDetector:
 
 
 class _EndIndex:
-    """Where sentences and clauses end in a text, found together: a table of the ends' first
-    bytes picks the places to look, in a few numpy passes whatever their number (a pass per
-    end and byte cost 13 ms on 200 kB of ends). Besides ``clause_ends``, a space between two
-    Han characters ends a clause (不想活了 活着…), and so does a 4-byte character."""
+    """Where sentences and clauses end in a text, found together from its code points (one
+    table lookup whatever their number; on its UTF-8 bytes, the same took 3 ms of 100,000
+    characters dense in commas) and given in bytes. Besides ``clause_ends``, a space between
+    two characters of U+4000-U+9FFF (Han, and a few rarer ones) ends a clause (不想活了
+    活着…), and so does a character past the BMP (an emoji)."""
 
     def __init__(self, sentence_ends: str, clause_ends: str) -> None:
-        codes: dict[int, list[int]] = {}
-        for end in sentence_ends + clause_ends:
-            raw = end.encode()
-            codes.setdefault(len(raw), []).append(int.from_bytes(raw, 'big'))
-        self._codes = {size: np.array(sorted(found)) for size, found in codes.items()}
-        self._sentence = np.array(sorted(int.from_bytes(end.encode(), 'big')
-                                         for end in sentence_ends))
+        self._kind = np.zeros(BMP, np.uint8)              # 1: a clause end, 2: a sentence end
+        for kind, ends in ((1, clause_ends), (2, sentence_ends)):
+            for end in ends:
+                if ord(end) >= BMP - 1:
+                    raise ValueError(f'an end of a sentence or clause past the BMP: {end!r}')
+                self._kind[ord(end)] = kind
 
-    def of(self, text: bytes) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    def of(self, reading: match_ends.Text) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """{'sentence': ..., 'clause': ...}: (first byte, byte past) of every end, in order (a
         sentence end ends a clause too)."""
-        data = np.frombuffer(text, np.uint8)
-        starts, sizes, whole = [np.empty(0, np.intp)], [np.empty(0, np.intp)], [np.empty(0, bool)]
-        for size, codes in self._codes.items():
-            leads = np.zeros(256, bool)           # the bytes an end of this size starts with
-            leads[codes >> 8 * (size - 1)] = True
-            at = np.flatnonzero(leads[data[:max(len(data) - size + 1, 0)]])
-            code = np.zeros(len(at), np.int64)
-            for offset in range(size):
-                code = code << 8 | data[at + offset]
-            found = np.isin(code, codes)
-            starts.append(at[found])
-            sizes.append(np.full(int(found.sum()), size))
-            whole.append(np.isin(code[found], self._sentence))
-        breaks, widths = self._breaks(data)
-        first = np.concatenate([*starts, breaks])
-        past = first + np.concatenate([*sizes, widths])
-        sentence = np.concatenate([*whole, np.zeros(len(breaks), bool)])
-        order = np.argsort(first, kind='stable')
-        first, past, sentence = first[order], past[order], sentence[order]
+        codes = reading.codes
+        kind = self._kind[np.minimum(codes, BMP - 1)]
+        han = (codes >= 0x4000) & (codes <= 0x9FFF)
+        ends = (kind > 0) | (codes >= BMP)
+        ends[1:-1] |= (codes[1:-1] == 0x20) & han[:-2] & han[2:]
+        at = np.flatnonzero(ends)
+        first, past = reading.byte_offsets[at], reading.byte_offsets[at + 1]
+        sentence = kind[at] == 2
         return {'sentence': (first[sentence], past[sentence]), 'clause': (first, past)}
-
-    @staticmethod
-    def _breaks(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Spaces between two characters of U+4000-U+9FFF (E4-E9 lead bytes: Han, and a few
-        rarer ones) and 4-byte characters: (first byte, size) of each."""
-        space = np.flatnonzero(data == 0x20)
-        space = space[(space >= 3) & (space + 1 < len(data))]
-        before, after = data[space - 3], data[space + 1]
-        han = (before >= 0xE4) & (before <= 0xE9) & (after >= 0xE4) & (after <= 0xE9)
-        wide = np.flatnonzero(data >= 0xF0)
-        return (np.concatenate([space[han], wide]),
-                np.concatenate([np.ones(int(han.sum()), np.intp), np.full(len(wide), 4)]))
 
 
 @dataclass(frozen=True)
@@ -546,8 +526,8 @@ class _TopicRule:
     matches is one. Every other reading is of a few hundred bytes.
     """
 
-    def __init__(self, text: bytes, words: _TopicWords) -> None:
-        self._text, self._words = text, words
+    def __init__(self, text: bytes, reading: match_ends.Text, words: _TopicWords) -> None:
+        self._text, self._reading, self._words = text, reading, words
         self._index: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._first_person: dict[tuple[int, int], bool] = {}
 
@@ -599,7 +579,7 @@ class _TopicRule:
         wholly in the reach after it (an end of several bytes is one character of UTF-8);
         where none is, the reach, rounded out to a multiple of ``block``."""
         if not self._index:
-            self._index = self._words.ends.of(self._text)
+            self._index = self._words.ends.of(self._reading)
         starts, stops = self._index[ends]
         floor = max(0, (position - reach) // block * block)
         ceiling = ((position + reach) // block + 1) * block     # both move at one offset

@@ -256,7 +256,7 @@ class Text:
 
     def __init__(self, text: str, alphabet: Alphabet) -> None:
         codes = np.frombuffer(text.encode('utf-32-le'), dtype=np.uint32)
-        self._codes = codes
+        self.codes = codes                                  # the code point of each character
         self.length = len(codes)
         self.everywhere = (1 << (self.length + 1)) - 1       # every offset 0..length
         self._alphabet = alphabet
@@ -266,7 +266,7 @@ class Text:
     @functools.cached_property
     def byte_offsets(self) -> np.ndarray:
         """Offset ``i`` of the text (in characters) -> its offset in the UTF-8 text."""
-        codes = self._codes
+        codes = self.codes
         sizes = 1 + (codes >= 0x80).astype(np.int64) + (codes >= 0x800) + (codes >= 0x10000)
         return np.concatenate(([0], np.cumsum(sizes)))
 

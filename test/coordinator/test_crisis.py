@@ -11,12 +11,12 @@ from unittest.mock import patch
 import pytest
 import re2
 from coordinator_talk import NOW, ask
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bench.crisis import corpus
 from robot_skills.adapters.config import ConfigError, parse
-from robot_skills.coordinator import crisis
+from robot_skills.coordinator import crisis, match_ends
 from robot_skills.coordinator.core import LearnerView, Request
 from robot_skills.coordinator.lexicon import Crisis, has_span
 from robot_skills.coordinator.service import CoordinatorService, Windows
@@ -420,7 +420,8 @@ def test_a_sentence_runs_from_end_to_end_and_at_least_its_reach(coordinator, par
     reach of ``SENTENCE`` bytes either side (the ends found at once for the whole text, as
     a search from the position finds them); where none is, at least that far."""
     words = coordinator.crisis._topic
-    text = ''.join(parts).encode()
+    written = ''.join(parts)
+    text = written.encode()
     position = min(at, len(text))
     floor, ceiling = max(0, position - crisis.SENTENCE), position + crisis.SENTENCE
     lexicon = coordinator.crisis.lexicon
@@ -428,18 +429,47 @@ def test_a_sentence_runs_from_end_to_end_and_at_least_its_reach(coordinator, par
     before = [found + len(end) for end in ends
               if (found := text.rfind(end, floor, position)) >= 0]
     after = [found for end in ends if (found := text.find(end, position, ceiling)) >= 0]
-    rule = crisis._TopicRule(text, words)
+    rule = crisis._TopicRule(text, match_ends.Text(written, coordinator.crisis._alphabet), words)
     start, stop = rule._around(position, 'sentence', crisis.SENTENCE, crisis.BLOCK)
     assert start == max(before) if before else start <= floor
     assert stop == min(after) if after else stop >= ceiling
     assert stop - start <= 2 * (crisis.SENTENCE + crisis.BLOCK)
 
 
+@given(st.lists(st.sampled_from(['。', '？', '!', '\n', '.', '，', ',', '、', '…', '—', '～', '/',
+                                 '\u3000', ' ', '想', '死', '我', 'a', '😭', '𠀀', '\u4000', '\u3fff']),
+                max_size=80))
+@example(['\u4000', ' ', '想', ' ', '\u3fff', '，', '😭', '。'])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_the_ends_of_sentences_and_clauses_are_found_character_by_character(coordinator, chars):
+    """Every end is found where a reading of the characters one by one finds it, in bytes: a
+    sentence end, a clause end, a space between two characters of U+4000-U+9FFF, an emoji."""
+    lexicon = coordinator.crisis.lexicon
+    sentence_ends = lexicon.sentence_end + lexicon.topic_sentence_end
+    written = ''.join(chars)
+    sentence, clause, offset = [], [], 0
+    for at, char in enumerate(written):
+        stretch = (offset, offset + len(char.encode()))
+        between = 0 < at < len(written) - 1 and all(
+            '\u4000' <= written[at + side] <= '\u9fff' for side in (-1, 1))
+        sentence += [stretch] if char in sentence_ends else []
+        clause += [stretch] if (char in sentence_ends + lexicon.clause_end or ord(char) >= 0x10000
+                                or (char == ' ' and between)) else []
+        offset = stretch[1]
+    found = coordinator.crisis._topic.ends.of(match_ends.Text(written,
+                                                              coordinator.crisis._alphabet))
+    for kind, expected in (('sentence', sentence), ('clause', clause)):
+        first, past = found[kind]
+        assert list(zip(first.tolist(), past.tolist(), strict=True)) == expected
+
+
 def test_matches_close_together_share_one_reading_of_their_sentence(coordinator):
     """A text of matches that are all set aside (topic questions without a sentence end) reads
     its first-person words once per block of the cut, not once per match."""
-    text = ('小说里活着没意思是什么意思' * 5000).encode()
-    rule = crisis._TopicRule(text, coordinator.crisis._topic)
+    written = '小说里活着没意思是什么意思' * 5000
+    text = written.encode()
+    rule = crisis._TopicRule(text, match_ends.Text(written, coordinator.crisis._alphabet),
+                             coordinator.crisis._topic)
     match = len('活着没意思'.encode())
     starts = [text.index('活着'.encode(), p) for p in range(30_000, 31_000, 40)]
     assert all(rule.sets_aside(start, start + match, 'zh') for start in starts)
