@@ -61,6 +61,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -168,7 +169,7 @@ class CrisisDetector:
         self._regions = self._region_set()
         self._hard_ends = _compiled('|'.join(re2.escape(c) for c in hard_ends(lexicon)))
         self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end,
-                                dict(zip(*lexicon.lookalikes, strict=True)))
+                                dict(zip(*lexicon.lookalikes, strict=True)), self._separators())
         self._warm()
 
     def _expand(self, pattern: str, gap: str | None = None) -> str:
@@ -180,11 +181,22 @@ class CrisisDetector:
                 '~', self.lexicon.gap if gap is None else gap), self._variants)
 
     def _loose(self, pattern: str) -> str:
-        """``pattern`` with a gap of any length: what the RE2 sets read (``_groups``). A gap
-        of one repeat, ``X{0,n}``, becomes ``X*`` (``(?:X{0,4})*`` builds as many states as
-        ``X{0,4}``)."""
-        bounded = re.fullmatch(r'(.+)\{0,\d+\}', self.lexicon.gap)
-        return self._expand(pattern, f'(?:{bounded[1] if bounded else self.lexicon.gap})*')
+        """``pattern`` with a gap of any length: what the RE2 sets read (``_groups``)."""
+        return self._expand(pattern, f'{_gap_class(self.lexicon)}*')
+
+    def _separators(self) -> dict[str, int]:
+        """The characters whose runs fold to one (``Folding``), each with its rank: the gap's
+        punctuation, spaces and symbols (0), the clause ends (1), the topic rule's sentence
+        ends and the line break (2), the hard sentence ends (3)."""
+        lexicon = self.lexicon
+        every = ''.join(map(chr, [*range(0xD800), *range(0xE000, BMP)]))
+        separators = {char: 0 for char in re2.findall(_gap_class(lexicon), every)
+                      if unicodedata.category(char)[0] not in 'LNM'
+                      and unicodedata.category(char) != 'Cf'}
+        separators.update({char: 1 for char in lexicon.clause_end})
+        separators.update({char: 2 for char in lexicon.topic_sentence_end + lexicon.sentence_end})
+        separators.update({char: 3 for char in hard_ends(lexicon)})
+        return separators
 
     def _any(self, patterns: list[str]) -> Any:
         return _alternation([self._expand(p) for p in patterns])
@@ -641,6 +653,11 @@ def _class(characters: str) -> str:
 
 def _is_cjk(name: str) -> bool:
     return any('\u4e00' <= ch <= '\u9fff' for ch in name)
+
+
+def _gap_class(lexicon: Crisis) -> str:
+    """The class the gap repeats (the lexicon's gap is ``[...]{0,n}``)."""
+    return lexicon.gap[:lexicon.gap.rindex('{')]
 
 
 def hard_ends(lexicon: Crisis) -> str:

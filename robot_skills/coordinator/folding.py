@@ -11,7 +11,10 @@ one character becomes a space unless it becomes at most ``LONGEST`` ASCII ones (
 ㎏): U+FDFA is 18 characters and
 U+1D160 three symbols of 4 bytes, so a text of them would read as 1.8 million
 characters or 1.2 MB (a space still separates words). A lone surrogate becomes U+FFFD
-(it cannot be encoded).
+(it cannot be encoded), and a format character (zero-width, bidi controls) nothing.
+A run of separators (the gap's punctuation and spaces, clause and sentence ends) is one
+of them, the first of the highest rank: a run longer than the gap (想～～～～～死, 想 . . . 死)
+hides no phrase, and a run that holds a sentence end still ends the sentence.
 
 One pass of numpy over the code points, with a table of the first three planes (NFKC
 changes nothing beyond): about a millisecond for 100,000 characters, whatever they are.
@@ -23,6 +26,7 @@ import unicodedata
 
 import numpy as np
 
+BMP = 0x10000        # separators are characters below it
 PLANES = 0x30000     # NFKC changes characters of the first three planes only (𝐬, 丽)
 LONGEST = 3          # characters a folded character may become ("ﬃ" is "ffi")
 EMOJI = 0x1F000      # symbols from here on (emoji, their skin tones) fold to nothing: 我想😭死
@@ -48,8 +52,12 @@ class Folding:
     Every step is a numpy pass over the code points (each of Python's ``re`` passes over
     100,000 characters cost about a millisecond)."""
 
-    def __init__(self, kept: str, lookalikes: dict[str, str] | None = None) -> None:
+    def __init__(self, kept: str, lookalikes: dict[str, str] | None = None,
+                 separators: dict[str, int] | None = None) -> None:
         lookalikes = lookalikes or {}
+        self._rank = np.full(BMP, -1, dtype=np.int8)       # -1: not a separator
+        for char, rank in (separators or {}).items():
+            self._rank[ord(char)] = rank
         self._length = np.ones(PLANES, dtype=np.int64)
         self._parts = np.tile(np.arange(PLANES, dtype=np.uint32), (LONGEST, 1))
         self._changes = np.zeros(PLANES + 1, dtype=bool)   # the last: every code past them
@@ -72,7 +80,7 @@ class Folding:
         text = text.lower()
         for apostrophe in APOSTROPHES:
             text = text.replace(apostrophe, '')
-        return _text(_unspaced(_leet(_codes(text))))
+        return _text(_unspaced(self._collapsed(_leet(_codes(text)))))
 
     def _each(self, codes: np.ndarray) -> np.ndarray:
         """Every character replaced by its fold (one to ``LONGEST`` characters)."""
@@ -87,6 +95,25 @@ class Folding:
             longer = lengths > part
             folded[starts[longer] + part] = self._parts[part, index[longer]]
         return folded
+
+
+    def _collapsed(self, codes: np.ndarray) -> np.ndarray:
+        """Every run of separators as one of them, the first of the highest rank (a sentence
+        end outranks a comma, which outranks a space): 想～～～～～死 and 想 . . . 死 read
+        想～死 and 想.死, where a run longer than the gap would hide the phrase."""
+        rank = self._rank[np.minimum(codes, BMP - 1)]
+        inside = rank >= 0
+        if not (inside[1:] & inside[:-1]).any():
+            return codes
+        at = np.flatnonzero(inside)
+        opens = np.r_[True, at[1:] != at[:-1] + 1]             # the first of each run
+        run = np.cumsum(opens) - 1
+        best = np.maximum.reduceat(rank[at], np.flatnonzero(opens))
+        chosen = at[rank[at] == best[run]]
+        first = np.r_[True, np.diff(run[rank[at] == best[run]]) != 0]
+        keep = ~inside
+        keep[chosen[first]] = True
+        return codes[keep]
 
 
 def _codes(text: str) -> np.ndarray:
@@ -111,13 +138,14 @@ def _leet(codes: np.ndarray) -> np.ndarray:
 
 
 def _fold(char: str) -> str:
-    """One character's fold: a lone surrogate U+FFFD; a combining mark nothing (strikethrough
-    and accents written over "k̶i̶l̶l̶" or 想̶死 hide no word); its NFKC, when one character
+    """One character's fold: a lone surrogate U+FFFD; a combining mark or a format character
+    nothing (strikethrough and accents written over "k̶i̶l̶l̶" or 想̶死 hide no word, nor do
+    zero-width characters or a right-to-left override); its NFKC, when one character
     or at most ``LONGEST`` ASCII ones (ﬃ, ㎏), else a space: a text never grows by more
     than half its UTF-8 (U+1D160 is 3 symbols of 4 bytes, U+FDFA 18 characters)."""
     if 0xD800 <= ord(char) <= 0xDFFF:
         return '\ufffd'
-    if unicodedata.category(char) in ('Mn', 'Me') or (
+    if unicodedata.category(char) in ('Mn', 'Me', 'Cf') or (
             ord(char) >= EMOJI and unicodedata.category(char) in ('So', 'Sk')):
         return ''
     folded = unicodedata.normalize('NFKC', char)

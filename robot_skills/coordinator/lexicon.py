@@ -206,6 +206,14 @@ class Crisis(Strict):
     lookalikes: tuple[str, str] = Field(description='letters that look Latin, and the Latin '
                                                     'letters they fold to (the same length)')
 
+    @field_validator('gap')
+    @classmethod
+    def _one_class_repeated(cls, gap: str) -> str:
+        if re.fullmatch(r'\[.+\]\{0,\d+\}', gap) is None:
+            raise ValueError('one class of characters repeated up to a bound, such as '
+                             '[了的\\s，]{0,4}')
+        return gap
+
     @field_validator('lookalikes')
     @classmethod
     def _one_for_one(cls, pair: tuple[str, str]) -> tuple[str, str]:

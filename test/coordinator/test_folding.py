@@ -24,7 +24,7 @@ def by_hand(char: str) -> str:
         return char
     if 0xD800 <= ord(char) <= 0xDFFF:
         return '\ufffd'
-    if unicodedata.category(char) in ('Mn', 'Me') or (     # combining, variation selectors
+    if unicodedata.category(char) in ('Mn', 'Me', 'Cf') or (   # marks, zero-width, bidi
             ord(char) >= 0x1F000 and unicodedata.category(char) in ('So', 'Sk')):   # emoji
         return ''
     folded = unicodedata.normalize('NFKC', char)
@@ -94,3 +94,28 @@ def test_no_text_grows_by_more_than_a_third_of_its_utf8(folding):
 ])
 def test_han_characters_spaced_out_one_by_one_read_together(folding, text, folded):
     assert folding(text) == folded
+
+
+SEPARATORS = {'·': 0, '～': 1, '，': 1, '\n': 2, '.': 2, '。': 3, '！': 3}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*SEPARATORS, '想', '死', 'a', '了']), max_size=40))
+def test_a_run_of_separators_is_its_first_of_the_highest_rank(chars):
+    """想～～～～～死 reads 想～死: a run longer than the gap hides no phrase, and a sentence
+    end in a run outranks a comma, which outranks a space (the run keeps its sentence)."""
+    folded, run = [], []
+    for char in [*chars, 'x']:
+        if char in SEPARATORS:
+            run.append(char)
+            continue
+        if run:
+            folded.append(max(run, key=lambda c: SEPARATORS[c]))   # max keeps the first
+            run = []
+        folded.append(char)
+    assert Folding(''.join(SEPARATORS), separators=SEPARATORS)(''.join(chars) + 'x') == \
+        ''.join(folded)
+
+
+def test_format_characters_fold_to_nothing(folding):
+    assert folding('想\u200b\u200b\u200b\u200b\u200b\u200b死\u202e\u2066\u00ad') == '想死'
