@@ -45,17 +45,18 @@ def test_each_character_is_folded_on_its_own(folding, chars):
     sequence's: a mark never joins the letter before it."""
     text = ''.join(chars)
     folded = ''.join(by_hand(c) for c in text).lower().replace("'", '')
-    folded = re.sub(r'(?<=[a-z])[013457@$](?=[a-z])', lambda found: LEET[found.group()], folded)
+    folded = re.sub(r'(?<=[a-z])[013457@$!|](?=[a-z])', lambda found: LEET[found.group()], folded)
     assert folding(text) == re.sub(
         '(?<=[\u4e00-\u9fff])[ \t](?=[\u4e00-\u9fff](?![\u4e00-\u9fff]))', '', folded)
 
 
-LEET = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
+LEET = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's',
+        '!': 'i', '|': 'l'}
 
 
 def test_a_digit_between_letters_reads_as_the_letter_it_stands_for(folding):
-    assert folding('i want to k1ll myself, d1e, su1c1de, h0pel3ss') == \
-        'i want to kill myself, die, suicide, hopeless'
+    assert folding('i want to k1ll myself, d1e, su1c1de, h0pel3ss, k!ll') == \
+        'i want to kill myself, die, suicide, hopeless, kill'
     assert folding('3.5 kg, 10 km, 2x3') == '3.5 kg, 10 km, 2x3'      # numbers stay numbers
 
 
