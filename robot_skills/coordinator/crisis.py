@@ -169,7 +169,8 @@ class CrisisDetector:
         self._regions = self._region_set()
         self._hard_ends = _compiled('|'.join(re2.escape(c) for c in hard_ends(lexicon)))
         self._folding = Folding(self.lexicon.gap + self.lexicon.sentence_end,
-                                dict(zip(*lexicon.lookalikes, strict=True)), self._separators())
+                                {**dict(zip(*lexicon.lookalikes, strict=True)), **lexicon.symbols},
+                                self._separators())
         self._warm()
 
     def _expand(self, pattern: str, gap: str | None = None) -> str:

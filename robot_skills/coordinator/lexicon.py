@@ -206,6 +206,17 @@ class Crisis(Strict):
     lookalikes: tuple[str, str] = Field(description='letters that look Latin, and the Latin '
                                                     'letters they fold to (the same length)')
 
+    symbols: dict[str, str] = Field(default_factory=dict, description=(
+        'symbols that stand for a word, and the characters they fold to (🔪 reads 割)'))
+
+    @field_validator('symbols')
+    @classmethod
+    def _one_symbol_a_few_characters(cls, symbols: dict[str, str]) -> dict[str, str]:
+        for symbol, word in symbols.items():
+            if len(symbol) != 1 or not 1 <= len(word) <= 3:
+                raise ValueError(f'{symbol!r}: one symbol, read as one to three characters')
+        return symbols
+
     @field_validator('gap')
     @classmethod
     def _one_class_repeated(cls, gap: str) -> str:
