@@ -164,7 +164,8 @@ class CrisisDetector:
         self._alphabet = match_ends.Alphabet(set().union(
             *(match_ends.classes(tree) for tree in (*(s.tree for s in self._spans),
                                                     *self._hyperbole))))
-        self._exclusions = self._any([*lexicon.exclusions.zh, *lexicon.exclusions.en])
+        self._exclusions = [_compiled(self._expand(p))
+                            for p in (*lexicon.exclusions.zh, *lexicon.exclusions.en)]
         self._topic = self._topic_words()
         self._regions = self._region_set()
         self._hard_ends = _compiled('|'.join(re2.escape(c) for c in hard_ends(lexicon)))
@@ -445,11 +446,14 @@ class CrisisDetector:
 
     def _excluded(self, text: bytes, start: int, end: int) -> bool:
         """The match lies inside an exclusion idiom (looked for around it only; a match
-        longer than ``WINDOW`` is no idiom: an English one may span 100 kB of separators)."""
-        if self._exclusions is None or end - start > WINDOW:
+        longer than ``WINDOW`` is no idiom: an English one may span 100 kB of separators).
+        Each idiom is looked for on its own: in one alternation, an idiom that ends inside
+        another hid it (跑800米累死 hid 累死了，怎么跑更轻松)."""
+        if end - start > WINDOW:
             return False
-        around = self._exclusions.finditer(text, max(0, start - WINDOW), end + WINDOW)
-        return any(m.start() <= start and end <= m.end() for m in around)
+        low, high = max(0, start - WINDOW), end + WINDOW
+        return any(m.start() <= start and end <= m.end()
+                   for idiom in self._exclusions for m in idiom.finditer(text, low, high))
 
     # ---- the answer ----------------------------------------------------------------------------
 

@@ -572,6 +572,7 @@ def test_missing_someone_is_still_an_idiom(coordinator, text):
     '用圆规画圆的时候针扎到手了', '用美工刀划纸板做手工', '周末我要去陪奶奶，作文怎么开头', '写作文：我要去很远的地方',
     '我们在顶楼上做实验', '每个学生有单独的房间吗', '老师问我家住哪，英语怎么回答', '老师让我保密考试成绩',
     '什么是抑郁症', '放弃一切去追梦，辩论赛论点', 'A train travels 120 kms in 2 hours',
+    '体育课跑800米累死了，怎么跑更轻松',     # one idiom ends inside another that covers the match
     "I don't know how to use the present perfect tense", 'My parents pushed me to learn piano',
     'My grandma touched me with her kindness', 'The form asks for my address, how do I fill it?',
     'Why are the cells gonna die in salt water?', 'what is an overdose in pharmacology',
