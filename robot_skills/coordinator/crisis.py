@@ -316,9 +316,7 @@ class CrisisDetector:
                         for part in re.findall(r'[\u4e00-\u9fff]+|[a-z]+', source)})
         rng = random.Random(0)
         prefixes = sorted({part[:n] for part in parts for n in range(1, len(part))})
-        cut_short = [prefix + gap for prefix in prefixes for gap in self._gap_characters()]
-        for chars in (alphabet, gaps, [*parts, *gaps, ' '], [*prefixes, *gaps], cut_short, _CJK,
-                      _ELSEWHERE):
+        for chars in (alphabet, gaps, [*parts, *gaps, ' '], [*prefixes, *gaps], _CJK, _ELSEWHERE):
             for _ in range(WARM_TEXTS):
                 text = ''.join(rng.choices(chars, k=WARM))[:WARM].encode()
                 for group in (*self._zh_sets, *self._en_sets):
