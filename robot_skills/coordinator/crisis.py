@@ -487,10 +487,8 @@ class _EndIndex:
 
     def __init__(self, sentence_ends: str, clause_ends: str) -> None:
         self._kind = np.zeros(BMP, np.uint8)              # 1: a clause end, 2: a sentence end
-        for kind, ends in ((1, clause_ends), (2, sentence_ends)):
+        for kind, ends in ((1, clause_ends), (2, sentence_ends)):     # (below U+FFFF: lexicon)
             for end in ends:
-                if ord(end) >= BMP - 1:
-                    raise ValueError(f'an end of a sentence or clause past the BMP: {end!r}')
                 self._kind[ord(end)] = kind
 
     def of(self, reading: match_ends.Text) -> dict[str, tuple[np.ndarray, np.ndarray]]:

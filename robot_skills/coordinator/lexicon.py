@@ -217,6 +217,14 @@ class Crisis(Strict):
                 raise ValueError(f'{symbol!r}: one symbol, read as one to three characters')
         return symbols
 
+    @field_validator('sentence_end', 'topic_sentence_end', 'clause_end')
+    @classmethod
+    def _characters_of_the_bmp(cls, ends: str) -> str:
+        """The topic rule finds the ends with a table of the BMP (``crisis._EndIndex``)."""
+        if any(ord(end) >= 0xFFFF for end in ends):
+            raise ValueError('characters below U+FFFF')
+        return ends
+
     @field_validator('gap')
     @classmethod
     def _one_class_repeated(cls, gap: str) -> str:

@@ -412,6 +412,18 @@ def test_an_escaped_gap_or_span_stops_the_load(entry):
         parse(broken, Crisis, 'crisis.yaml')
 
 
+@pytest.mark.parametrize('old, new, field', [
+    ('clause_end: "，', 'clause_end: "😭，', 'clause_end'),            # the ends' table is the BMP's
+    ("gap: '[", "gap: '(?:x)|[", 'gap'),                               # one class, up to a bound
+    ('symbols: {🔪: 割,', 'symbols: {🔪: 割割割割,', 'symbols')])
+def test_a_field_the_readers_cannot_take_stops_the_load(old, new, field):
+    text = Path(paths.config('coordinator/crisis.yaml')).read_text(encoding='utf-8')
+    broken = text.replace(old, new, 1)
+    assert broken != text
+    with pytest.raises(ConfigError, match=field):
+        parse(broken, Crisis, 'crisis.yaml')
+
+
 # ---- the topic rule ----------------------------------------------------------------------------
 
 @given(st.lists(st.sampled_from(['。', '！', '？', '!', '?', '；', ';', '\n', '.', '我', 'a', '的'
