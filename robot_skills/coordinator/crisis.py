@@ -188,16 +188,18 @@ class CrisisDetector:
 
     def _separators(self) -> dict[str, int]:
         """The characters whose runs fold to one (``Folding``), each with its rank: the gap's
-        punctuation, spaces and symbols (0), the clause ends (1), the topic rule's sentence
-        ends and the line break (2), the hard sentence ends (3)."""
+        punctuation, spaces and symbols (0), the clause ends (1), the topic rule's full stop
+        (2), the line break (3), the hard sentence ends (4): dots before a line break keep
+        the line break, which ends a span (…) and an exclusion's reach where a dot does not."""
         lexicon = self.lexicon
         every = ''.join(map(chr, [*range(0xD800), *range(0xE000, BMP)]))
         separators = {char: 0 for char in re2.findall(_gap_class(lexicon), every)
                       if unicodedata.category(char)[0] not in 'LNM'
                       and unicodedata.category(char) != 'Cf'}
         separators.update({char: 1 for char in lexicon.clause_end})
-        separators.update({char: 2 for char in lexicon.topic_sentence_end + lexicon.sentence_end})
-        separators.update({char: 3 for char in hard_ends(lexicon)})
+        separators.update({char: 2 for char in lexicon.topic_sentence_end})
+        separators.update({char: 3 for char in lexicon.sentence_end})
+        separators.update({char: 4 for char in hard_ends(lexicon)})
         return separators
 
     def _any(self, patterns: list[str]) -> Any:

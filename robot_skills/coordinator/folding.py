@@ -11,7 +11,7 @@ one character becomes a space unless it becomes at most ``LONGEST`` ASCII ones (
 ㎏): U+FDFA is 18 characters and
 U+1D160 three symbols of 4 bytes, so a text of them would read as 1.8 million
 characters or 1.2 MB (a space still separates words). A lone surrogate becomes U+FFFD
-(it cannot be encoded), and a format character (zero-width, bidi controls) nothing.
+(it cannot be encoded), and a format character (zero-width, bidi controls) a space.
 A run of separators (the gap's punctuation and spaces, clause and sentence ends) is one
 of them, the first of the highest rank: a run longer than the gap (想～～～～～死, 想 . . . 死)
 hides no phrase, and a run that holds a sentence end still ends the sentence.
@@ -33,8 +33,7 @@ EMOJI = 0x1F000      # symbols from here on (emoji, their skin tones) fold to no
 SURROGATES = dict.fromkeys(range(0xD800, 0xE000), 0xFFFD)   # a lone one cannot be encoded
 APOSTROPHES = "'’`´"
 # A digit or sign between two letters is the letter it looks like (k1ll, su1cide, d1e).
-LETTERS = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's',
-           '!': 'i', '|': 'l'}
+LETTERS = {'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'}
 
 
 def _leet_table() -> np.ndarray:
@@ -150,14 +149,18 @@ def _leet(codes: np.ndarray) -> np.ndarray:
 
 
 def _fold(char: str) -> str:
-    """One character's fold: a lone surrogate U+FFFD; a combining mark or a format character
-    nothing (strikethrough and accents written over "k̶i̶l̶l̶" or 想̶死 hide no word, nor do
-    zero-width characters or a right-to-left override); its NFKC, when one character
-    or at most ``LONGEST`` ASCII ones (ﬃ, ㎏), else a space: a text never grows by more
-    than half its UTF-8 (U+1D160 is 3 symbols of 4 bytes, U+FDFA 18 characters)."""
+    """One character's fold: a lone surrogate U+FFFD; a combining mark nothing (strikethrough
+    and accents written over "k̶i̶l̶l̶" or 想̶死 hide no word); a format character (zero-width,
+    a right-to-left override) a space, which separates English words and which runs of
+    separators and spaced-out Han characters fold away (想\u200b\u200b死 reads 想死); its
+    NFKC, when one character or at most ``LONGEST`` ASCII ones (ﬃ, ㎏), else a space: a text
+    never grows by more than half its UTF-8 (U+1D160 is 3 symbols of 4 bytes, U+FDFA 18
+    characters)."""
     if 0xD800 <= ord(char) <= 0xDFFF:
         return '\ufffd'
-    if unicodedata.category(char) in ('Mn', 'Me', 'Cf') or (
+    if unicodedata.category(char) == 'Cf':         # a space, so kill\u200bmyself stays 2 words
+        return ' '
+    if unicodedata.category(char) in ('Mn', 'Me') or (
             ord(char) >= EMOJI and unicodedata.category(char) in ('So', 'Sk')):
         return ''
     folded = unicodedata.normalize('NFKC', char)

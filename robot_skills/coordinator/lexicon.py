@@ -260,6 +260,9 @@ class Crisis(Strict):
         for where, group in groups.items():
             for script in ('zh', 'en'):
                 for pattern in getattr(group, script):
+                    if any(c.isupper() for c in re.sub(r'\\p\{\w+\}|\\.', '', pattern)):
+                        raise ValueError(f'{where}.{script}: {pattern!r} has an upper-case '
+                                         'letter, and the text is read in lower case')
                     if '\\~' in pattern or '\\…' in pattern:
                         raise ValueError(f'{where}.{script}: {pattern!r} escapes ~ or …, which '
                                          'are the gap and the span, not characters')
