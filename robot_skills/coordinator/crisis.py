@@ -485,7 +485,8 @@ class _EndIndex:
     table lookup whatever their number; on its UTF-8 bytes, the same took 3 ms of 100,000
     characters dense in commas) and given in bytes. Besides ``clause_ends``, a space between
     two characters of U+4000-U+9FFF (Han, and a few rarer ones) ends a clause (不想活了
-    活着…), and so does a character past the BMP (an emoji)."""
+    活着…), and so does a character past the BMP (a rare ideograph or symbol; emoji have
+    folded away by then)."""
 
     def __init__(self, sentence_ends: str, clause_ends: str) -> None:
         self._kind = np.zeros(BMP, np.uint8)              # 1: a clause end, 2: a sentence end

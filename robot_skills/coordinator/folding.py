@@ -115,11 +115,11 @@ class Folding:
         at = np.flatnonzero(inside)
         opens = np.r_[True, at[1:] != at[:-1] + 1]             # the first of each run
         run = np.cumsum(opens) - 1
-        best = np.maximum.reduceat(rank[at], np.flatnonzero(opens))
-        chosen = at[rank[at] == best[run]]
-        first = np.r_[True, np.diff(run[rank[at] == best[run]]) != 0]
+        ranks = rank[at]
+        best = ranks == np.maximum.reduceat(ranks, np.flatnonzero(opens))[run]
+        first = np.r_[True, np.diff(run[best]) != 0]     # the first best of each run
         keep = ~inside
-        keep[chosen[first]] = True
+        keep[at[best][first]] = True
         return codes[keep]
 
 
