@@ -211,6 +211,7 @@ class CrisisDetector:
         return _TopicWords(self._any(lexicon.frames.zh), self._any(lexicon.frames.en),
                            self._any(lexicon.asks.zh), self._any(lexicon.asks.en),
                            self._any([lexicon.first_person.zh, lexicon.first_person.en]),
+                           self._any([*lexicon.requests.zh, *lexicon.requests.en]),
                            _EndIndex(sentence_ends, lexicon.clause_end))
 
     def _region_set(self) -> tuple[Any, list[str]]:
@@ -515,6 +516,7 @@ class _TopicWords:
     asks_zh: Any
     asks_en: Any
     first_person: Any
+    requests: Any               # words that ask for help: blanked before "I" is looked for
     ends: _EndIndex             # of sentences (the English full stop too) and of clauses
 
 
@@ -532,7 +534,9 @@ class _TopicRule:
       "bully 和 tease 的区别"), and its sentence names a topic within ``NEAR`` bytes;
     * none of these words lies wholly inside the match (没意思 holds 意思);
     * and its sentence says nothing of "I" (``first_person``), at least ``SENTENCE`` bytes
-      either side: a far 我 still counts.
+      either side: a far 我 still counts. Words that ask the robot for help (``requests``:
+      帮我, "help me", "my essay") are not "I": "帮我分析一下《雷雨》里周萍为什么自杀" asks
+      about a play; "帮我，我想死" still says 我.
 
     A clause ends at a comma, a dash, an ellipsis, a space between two Han characters or
     an emoji as well as at a sentence end (not at a colon: "道德与法治：遇到家庭暴力…" names
@@ -563,8 +567,11 @@ class _TopicRule:
         words = self._words
         if sentence not in self._first_person:
             low, high = sentence        # a slice: RE2's ^ and $ hold only at the text's ends
+            said = self._text[low:high]
+            if words.requests is not None:
+                said = words.requests.sub(b' ', said)
             self._first_person[sentence] = words.first_person is not None and \
-                words.first_person.search(self._text[low:high]) is not None
+                words.first_person.search(said) is not None
         if self._first_person[sentence]:
             return False
         low, high = clause

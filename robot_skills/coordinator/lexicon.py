@@ -245,6 +245,8 @@ class Crisis(Strict):
     frames: ScriptPatterns
     asks: ScriptPatterns
     first_person: FirstPerson
+    requests: ScriptPatterns = Field(default_factory=ScriptPatterns, description=(
+        'words that ask the robot for help and so do not say "I" (帮我, help me, my essay)'))
     hyperbole: Hyperbole
     regions: Regions
     reply: CrisisReply
@@ -255,7 +257,7 @@ class Crisis(Strict):
         signal pattern with a span, and every hyperbole, is one ``match_ends`` reads exactly."""
         groups = {f'categories.{name}': c for name, c in self.categories.items()}
         groups.update(exclusions=self.exclusions, frames=self.frames, asks=self.asks,
-                      hyperbole=self.hyperbole)
+                      requests=self.requests, hyperbole=self.hyperbole)
         macros = {'~': _spans(self.gap, 'gap', {}), '…': match_ends.Chars(frozenset())}
         for where, group in groups.items():
             for script in ('zh', 'en'):

@@ -521,6 +521,21 @@ def test_a_first_person_word_within_the_reach_keeps_a_match_a_signal(coordinator
     assert coordinator.crisis.read(question + 'x' * gap + '我').referral
 
 
+@pytest.mark.parametrize(('text', 'referral'), [
+    ('帮我分析一下《雷雨》里周萍为什么自杀', False), ('给我讲讲屈原为什么投江自尽', False),
+    ('can you help me with my essay: why did Romeo kill himself?', False),
+    ('what does "overdose" mean in my reading passage?', False),
+    ('帮我分析一下《雷雨》，我想自杀', True), ('帮帮我，小说里主人公为什么想死，我也想', True),
+    ('help me with my essay, why does the character kill himself, i want to too', True),
+    ('tell me why the poem is about suicide, my life feels the same', True),
+])
+def test_a_request_for_help_is_not_i_but_any_other_i_still_is(coordinator, text, referral):
+    """帮我, "help me" and "my essay" ask the robot for help (``requests``): a question about a
+    topic with only these is set aside; one other "I" (我想, "i want", "my life") keeps the
+    match a signal."""
+    assert coordinator.crisis.read(text).referral is referral
+
+
 @pytest.mark.parametrize('text', [
     # the ask is the match's own word, or 什么都 / 怎么都 (no question)
     '活着真没意思，课本都看不进去', '真的撑不下去了 课本上的东西什么都记不住',
