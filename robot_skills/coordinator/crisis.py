@@ -528,10 +528,11 @@ class _TopicRule:
       within ``NEAR`` bytes: "小说结尾主角自杀了，这个结局有什么作用" names the novel in
       the clause and asks in the next; "想自杀，这个成语怎么写" names nothing in its
       clause, and is a signal;
-    * an English match's clause asks or names the topic before it (English asks first:
-      "what does suicide mean", "a sentence with the word bully"; "want to die what does
-      life mean" asks after) or asks or names a topic in Chinese ("suicide是什么意思",
-      "bully 和 tease 的区别"), and its sentence names a topic within ``NEAR`` bytes;
+    * an English match's clause asks before it (English asks first: "what does suicide
+      mean"; "want to die what does life mean" asks after) or asks in Chinese
+      ("suicide是什么意思"), or names the topic there ("bully 和 tease 的区别") while its
+      sentence asks ("In history class Tom is bullied every day" names a subject and asks
+      nothing), and its sentence names a topic within ``NEAR`` bytes;
     * none of these words lies wholly inside the match (没意思 holds 意思);
     * and its sentence says nothing of "I" (``first_person``), at least ``SENTENCE`` bytes
       either side: a far 我 still counts. Words that ask the robot for help (``requests``:
@@ -580,10 +581,12 @@ class _TopicRule:
                     or self._beside(words.frames_en, (low, high), start, end)) and \
                 (self._beside(words.asks_zh, near, start, end)
                  or self._beside(words.asks_en, near, start, end))
-        return (self._beside(words.asks_en, (low, min(start, high)), start, end)
-                or self._beside(words.frames_en, (low, min(start, high)), start, end)
-                or self._beside(words.asks_zh, (low, high), start, end)
-                or self._beside(words.frames_zh, (low, high), start, end)) and \
+        asked = (self._beside(words.asks_en, (low, min(start, high)), start, end)
+                 or self._beside(words.asks_zh, (low, high), start, end))
+        named = (self._beside(words.frames_en, (low, min(start, high)), start, end)
+                 or self._beside(words.frames_zh, (low, high), start, end))
+        return (asked or (named and (self._beside(words.asks_en, near, start, end)
+                                     or self._beside(words.asks_zh, near, start, end)))) and \
             (self._beside(words.frames_en, near, start, end)
              or self._beside(words.frames_zh, near, start, end))
 

@@ -522,7 +522,7 @@ def test_a_first_person_word_within_the_reach_keeps_a_match_a_signal(coordinator
 
 
 @pytest.mark.parametrize(('text', 'referral'), [
-    ('帮我分析一下《雷雨》里周萍为什么自杀', False), ('给我讲讲屈原为什么投江自尽', False),
+    ('帮我分析一下《雷雨》里周萍为什么自杀', False), ('帮我讲讲屈原为什么投江自尽', False),
     ('can you help me with my essay: why did Romeo kill himself?', False),
     ('what does "overdose" mean in my reading passage?', False),
     ('帮我分析一下《雷雨》，我想自杀', True), ('帮帮我，小说里主人公为什么想死，我也想', True),
@@ -534,6 +534,22 @@ def test_a_request_for_help_is_not_i_but_any_other_i_still_is(coordinator, text,
     topic with only these is set aside; one other "I" (我想, "i want", "my life") keeps the
     match a signal."""
     assert coordinator.crisis.read(text).referral is referral
+
+
+@pytest.mark.parametrize('text', [
+    'In history class Tom is being bullied every day', 'The story club kid is being bullied',
+    '像书中人物一样天天想死，有什么办法', '像小说主人公一样天天想死是不是病了',
+    '考试期间真的不想活了，怎么办', '看完体检报告就不想活了', '帮我用英语写一封遗书好吗',
+    '没带钥匙，爸就把我锁在门外', '数学考砸了，难过得想死', '想紫砂，没开玩笑',
+    '成绩出来了我爸要杀了我的哈哈 我是认真的', 'They call Max hitler and bully him daily',
+])
+def test_subjects_nicknames_requests_and_jokes_set_no_real_signal_aside(coordinator, text):
+    """A review's lost signals, one per rule: an English frame before a match needs an ask
+    too; comparing oneself with a character (像…一样) or asking what to do (怎么办) says "I";
+    everyday words (期间, 报告) and nicknames are no frames; 帮我 before a request for a
+    letter still says "I"; exclusions hold no gap a cause can hide in (没带钥匙，爸就把我);
+    "我是认真的" after a joke is a signal of its own."""
+    assert coordinator.crisis.read(text).referral
 
 
 @pytest.mark.parametrize('text', [
