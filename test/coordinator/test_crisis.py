@@ -542,13 +542,18 @@ def test_a_request_for_help_is_not_i_but_any_other_i_still_is(coordinator, text,
     '考试期间真的不想活了，怎么办', '看完体检报告就不想活了', '帮我用英语写一封遗书好吗',
     '没带钥匙，爸就把我锁在门外', '数学考砸了，难过得想死', '想紫砂，没开玩笑',
     '成绩出来了我爸要杀了我的哈哈 我是认真的', 'They call Max hitler and bully him daily',
+    '帮我解释一下为什么读完《活着》就不想活了', '想学屈原跳江，疼吗', '上完心理健康课还是想自杀，正常吗',
+    'use suicidal in a sentence: literally every day lately', '帮我用“家暴”造句：爸爸天天喝醉打妈妈',
+    'help me analyze why hamlet wants to die, been feeling the same for months',
 ])
 def test_subjects_nicknames_requests_and_jokes_set_no_real_signal_aside(coordinator, text):
     """A review's lost signals, one per rule: an English frame before a match needs an ask
     too; comparing oneself with a character (像…一样) or asking what to do (怎么办) says "I";
     everyday words (期间, 报告) and nicknames are no frames; 帮我 before a request for a
     letter still says "I"; exclusions hold no gap a cause can hide in (没带钥匙，爸就把我);
-    "我是认真的" after a joke is a signal of its own."""
+    "我是认真的" after a joke is a signal of its own; the words of an ongoing state (就不想,
+    还是想, "every day lately", "been feeling") and a question of pain (疼吗) say "I" even
+    after a request for help with a text."""
     assert coordinator.crisis.read(text).referral
 
 
