@@ -681,11 +681,14 @@ def hard_ends(lexicon: Crisis) -> str:
 
 
 def _tail(source: str) -> str:
-    """What follows a pattern's last span (``…``), out of any group it sits in: a regex every
-    match of the pattern contains ('' when there is none: no span, nothing after it, an
-    alternative at the top level that may match without it, or a parenthesis it cannot
-    count: an escaped one or one in a class)."""
-    last = source.rfind('…')
+    r"""What follows a pattern's last span (``…`` or a repeat up to a bound, such as English
+    ``(?:\w+\W+){0,6}``), out of any group it sits in: a regex every match of the pattern
+    contains ('' when there is none: no span, nothing after it, an alternative at the top
+    level that may match without it, or a parenthesis it cannot count: an escaped one or one
+    in a class). Without one, a span pattern is read on every request (71 English ones took
+    2 ms of a 20-character request)."""
+    bounds = [m.end() - 1 for m in re.finditer(r'\{\d*,\d*\}', source)]
+    last = max([source.rfind('…'), *bounds])
     if (last < 0 or re.search(r'\\[()]|\[[^\]]*[()]', source) is not None
             or _top_level_bar(source)):
         return ''

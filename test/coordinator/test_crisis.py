@@ -283,8 +283,12 @@ def test_small_chunks_decide_as_the_whole_text_does(coordinator, parts):
     ('约我…{0,10}见面…{0,12}(?:别告诉|不要告诉)', '(?:别告诉|不要告诉)'), ('想死', ''), ('再见…', ''),
     ('(?:告别|再见)…{0,2}(?:这个)?世界', '(?:这个)?世界'), ('(?:a|b…c)d', 'd'),
     ('遗言|写了…{0,6}告别信', ''), ('写了…\\(信\\)', ''), ('[(]写了…信', ''),
+    ('\\bcuts?\\W+on\\W+(?:\\w+\\W+){0,6}(?:very|so)\\W+deep\\b', '(?:very|so)\\W+deep\\b'),
+    ('\\bpills\\W+(?:\\w+\\W+){0,2}lined\\W+up\\b', 'lined\\W+up\\b'),
+    ('(?:a(?:\\w+\\W+){0,3}b|c)d', 'd'), ('a(?:\\w+\\W+){0,3}', ''),
 ])
 def test_the_tail_is_what_follows_the_last_span_out_of_its_group(source, tail):
+    """A span is ``…`` or a repeat up to a bound (English counts words)."""
     assert crisis._tail(source) == tail
 
 
