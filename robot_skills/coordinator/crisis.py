@@ -516,7 +516,7 @@ class _TopicWords:
     asks_zh: Any
     asks_en: Any
     first_person: Any
-    requests: Any               # words that ask for help: blanked before "I" is looked for
+    requests: Any               # help asked with school work: blanked before "I" is looked for
     ends: _EndIndex             # of sentences (the English full stop too) and of clauses
 
 
@@ -535,9 +535,10 @@ class _TopicRule:
       nothing), and its sentence names a topic within ``NEAR`` bytes;
     * none of these words lies wholly inside the match (没意思 holds 意思);
     * and its sentence says nothing of "I" (``first_person``), at least ``SENTENCE`` bytes
-      either side: a far 我 still counts. Words that ask the robot for help (``requests``:
-      帮我, "help me", "my essay") are not "I": "帮我分析一下《雷雨》里周萍为什么自杀" asks
-      about a play; "帮我，我想死" still says 我.
+      either side: a far 我 still counts (so do the words of a disclosure the file lists:
+      最近, 也想, "been feeling", 疼吗). Words that ask the robot for help with school work
+      (``requests``: 帮我分析, "help me with my essay") are not "I": "帮我分析一下《雷雨》里
+      周萍为什么自杀" asks about a play; "帮我分析下为什么看完《雷雨》之后也想自杀" does not.
 
     A clause ends at a comma, a dash, an ellipsis, a space between two Han characters or
     an emoji as well as at a sentence end (not at a colon: "道德与法治：遇到家庭暴力…" names

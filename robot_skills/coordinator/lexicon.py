@@ -246,7 +246,8 @@ class Crisis(Strict):
     asks: ScriptPatterns
     first_person: FirstPerson
     requests: ScriptPatterns = Field(default_factory=ScriptPatterns, description=(
-        'words that ask the robot for help and so do not say "I" (帮我, help me, my essay)'))
+        'words that ask for help with school work and so do not say "I" (帮我分析, "help me '
+        'with my essay")'))
     hyperbole: Hyperbole
     regions: Regions
     reply: CrisisReply
