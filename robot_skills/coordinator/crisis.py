@@ -582,14 +582,15 @@ class _TopicRule:
                     or self._beside(words.frames_en, (low, high), start, end)) and \
                 (self._beside(words.asks_zh, near, start, end)
                  or self._beside(words.asks_en, near, start, end))
-        asked = (self._beside(words.asks_en, (low, min(start, high)), start, end)
-                 or self._beside(words.asks_zh, (low, high), start, end))
-        named = (self._beside(words.frames_en, (low, min(start, high)), start, end)
-                 or self._beside(words.frames_zh, (low, high), start, end))
-        return (asked or (named and (self._beside(words.asks_en, near, start, end)
-                                     or self._beside(words.asks_zh, near, start, end)))) and \
-            (self._beside(words.frames_en, near, start, end)
-             or self._beside(words.frames_zh, near, start, end))
+        before = (low, min(start, high))
+        asked = (self._beside(words.asks_en, before, start, end)
+                 or self._beside(words.asks_zh, (low, high), start, end)
+                 or ((self._beside(words.frames_en, before, start, end)       # named, and
+                      or self._beside(words.frames_zh, (low, high), start, end))
+                     and (self._beside(words.asks_en, near, start, end)      # asked nearby
+                          or self._beside(words.asks_zh, near, start, end))))
+        return asked and (self._beside(words.frames_en, near, start, end)
+                          or self._beside(words.frames_zh, near, start, end))
 
     def _beside(self, regex: Any, bounds: tuple[int, int], start: int, end: int) -> bool:
         """``regex`` matches within ``bounds``, not wholly inside the match [start, end)."""
