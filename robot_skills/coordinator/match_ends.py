@@ -262,6 +262,7 @@ class Text:
         self._alphabet = alphabet
         self._atoms = alphabet.lookup[codes]
         self._masks: dict[Chars, int] = {}
+        self._steps: dict[tuple[Chars, int], int] = {}
 
     @functools.cached_property
     def byte_offsets(self) -> np.ndarray:
@@ -277,6 +278,18 @@ class Text:
             if chars.negated:
                 mask ^= (1 << self.length) - 1
             self._masks[chars] = mask
+        return mask
+
+    def steps(self, chars: Chars, count: int) -> int:
+        """Bit ``i``: characters ``i`` to ``i + count - 1`` are all of ``chars`` (``count`` a
+        power of two, each built from the half before it)."""
+        if count == 1:
+            return self.mask(chars)
+        key = (chars, count)
+        mask = self._steps.get(key)
+        if mask is None:
+            half = self.steps(chars, count // 2)
+            mask = self._steps[key] = half & (half >> (count // 2))
         return mask
 
     def _mask_of(self, atoms: tuple[int, ...]) -> int:
@@ -322,10 +335,12 @@ def _reach(node: Node, starts: int, text: Text) -> int:
 
 def _repeat(node: Repeat, starts: int, text: Text) -> int:
     """A bounded repeat, step by step (the parser gives a repeat without a bound only to a
-    class of characters: a run, read at once)."""
+    class of characters: a run, read at once); a class's, in doubling steps."""
     if node.high is None:
         assert isinstance(node.node, Chars)
         return _run(node.node, node.low, starts, text)
+    if isinstance(node.node, Chars):
+        return _bounded_run(node.node, node.low, node.high, starts, text)
     reached = starts if node.low == 0 else 0
     current = starts
     for count in range(1, node.high + 1):
@@ -335,6 +350,33 @@ def _repeat(node: Repeat, starts: int, text: Text) -> int:
         if count >= node.low:
             reached |= current
     return reached
+
+
+def _bounded_run(chars: Chars, low: int, high: int, starts: int, text: Text) -> int:
+    """``chars`` repeated ``low`` to ``high`` times in about log2(``high``) steps, not
+    ``high`` (``…{0,16}``, the span, is most of the patterns' reading): ``low`` steps are
+    taken as its powers of two, each over ``Text.steps``; then what is reached within
+    ``have`` more steps doubles (a path of up to ``2 * have`` is one of up to ``have``, then
+    one of exactly ``have``) and the rest is added a power of two at a time (each no more
+    than ``have``, so every length in between is still reached)."""
+    for power in _powers(low):
+        starts = (starts & text.steps(chars, power)) << power
+    more = high - low
+    if not starts or not more:
+        return starts
+    reached = starts | ((starts & text.mask(chars)) << 1)
+    have = 1
+    while 2 * have <= more:
+        reached |= (reached & text.steps(chars, have)) << have
+        have *= 2
+    for power in _powers(more - have):
+        reached |= (reached & text.steps(chars, power)) << power
+    return reached
+
+
+def _powers(count: int) -> list[int]:
+    """The powers of two that sum to ``count``, largest first."""
+    return [1 << bit for bit in reversed(range(count.bit_length())) if count >> bit & 1]
 
 
 def _run(chars: Chars, low: int, starts: int, text: Text) -> int:

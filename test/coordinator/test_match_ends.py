@@ -37,7 +37,7 @@ def engine_ends(tree: match_ends.Node, text: str) -> set[int]:
 # ---- any pattern of the syntax, over a small alphabet ----------------------------------------
 
 CLASSES = ['a', 'b', '好', '[ab]', '[^a。]', '[a-c]', '\\w', '\\W', '\\s', '[\\s，]', '。']
-BOUNDED = ['', '?', '{2}', '{0,3}', '{2,4}']
+BOUNDED = ['', '?', '{2}', '{0,3}', '{2,4}', '{3}', '{0,6}', '{1,13}', '{5,11}']
 
 
 def _quantified(inner: st.SearchStrategy[str], suffixes: list[str]) -> st.SearchStrategy[str]:
