@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from bench.crisis import corpus
 from robot_skills.adapters.config import ConfigError, parse
-from robot_skills.coordinator import crisis, match_ends
+from robot_skills.coordinator import crisis, match_ends, unnamed_runs
 from robot_skills.coordinator.core import LearnerView, Request
 from robot_skills.coordinator.lexicon import Crisis, has_span
 from robot_skills.coordinator.service import CoordinatorService, Windows
@@ -316,6 +316,48 @@ def test_a_span_pattern_is_skipped_only_when_its_tail_is_not_there(coordinator):
     assert not detector.read(heads * 500 + '\n打').referral
     for phrase in ('我爸喝多了就砸东西', '网友说不要告诉爸妈', '约我周末见面还说别告诉别人'):
         assert detector.read(heads * 500 + '\n' + phrase).referral, phrase
+
+
+# ---- the Chinese sets read runs of characters they never name cut to one (unnamed_runs) ------
+
+def _unnamed(detector: crisis.CrisisDetector) -> list[str]:
+    table = detector._named.table
+    assert table is not None
+    return [chr(c) for c in range(0x4E00, 0x4F00) if not table[c]][:20]
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_every_chinese_set_and_tail_reports_on_the_cut_text_what_it_does_on_the_text(
+        coordinator, data):
+    """A few Chinese patterns' words in order, between them runs of characters no pattern
+    names, gap characters, word characters, sentence ends, an emoji, a rare ideograph: each
+    Chinese set (every chunk) and tail set reports the same patterns on the cut text."""
+    detector = coordinator.crisis
+    sources = [p.source for p in detector._patterns if p.script == 'zh']
+    between = st.lists(st.sampled_from([*_unnamed(detector), 'a', 'z', '7', '_', '了', '，',
+                                        ' ', '\u200b', '。', '\n', '😭', '𠀀']), max_size=4)
+    parts = []
+    for source in data.draw(st.lists(st.sampled_from(sources), min_size=1, max_size=6)):
+        for word in re.findall('[\u4e00-\u9fff]+', source):
+            parts += [word, *data.draw(between)]
+    folded = detector.fold(''.join(parts))
+    text = folded.encode()
+    cut = detector._named.cut(match_ends.Text(folded, detector._alphabet), text, worth=1)
+    assert cut.kept is not None
+    stretches = [*detector._chunks(text), (0, len(text))]
+    for (start, end), sets in zip(stretches, [*[detector._zh_sets] * (len(stretches) - 1),
+                                              detector._tails['zh']], strict=True):
+        for group in sets:
+            assert sorted(group.compiled.Match(text[start:end]) or []) == \
+                sorted(group.compiled.Match(cut.stretch(start, end)) or [])
+
+
+def test_a_pattern_that_may_read_any_character_cuts_no_text():
+    named = unnamed_runs.Named.of([match_ends.parse('想[^。]死', {}, {})])
+    text = '题目很多想，死'
+    assert named.cut(match_ends.Text(text, match_ends.Alphabet(set())), text.encode(),
+                     worth=1).kept is None
 
 
 # ---- span patterns: read for every offset at once (match_ends) ----------------------------------
