@@ -4,11 +4,13 @@ Why: an RE2 set reads every byte, and learners' text and random CJK are mostly c
 no Chinese pattern names (题, 数, 的 in most places); the Chinese sets and tails took 15 ms of
 100,000 random CJK characters, as long as on text the patterns could match.
 
-Exact for patterns whose every class names its characters (no ``.``, no negated class, no
-``^``/``$``): a match is made of named characters only, so it lies inside a run of them,
-which is kept whole; a character none of them names ends every partial match, and so does
-one in its place. The first character of each run stays as that one: word characters are
-always named, so it is never a word character and ``\b`` beside it reads as beside the run.
+Exact for patterns whose every class names its characters (no ``.``, no negated class): a
+match is made of named characters only, so it lies inside a run of them, which is kept
+whole; a character none of them names ends every partial match, and so does one in its
+place. The first character of each run stays as that one: word characters are always
+named, so it is never a word character and ``\b`` beside it reads as beside the run; a
+stretch keeps its first character, and ends with an unnamed one where the text did, so
+``^`` and ``$`` hold where they held.
 The sets are filters (each pattern they report is then found in the text itself), so a
 shorter text changes what they cost, never what is found.
 """
@@ -21,7 +23,6 @@ import numpy as np
 
 from robot_skills.coordinator import match_ends
 
-UNICODE = 0x110000
 WORTH = 4        # cut a text only when it is at least this many times longer than its cut
 
 
@@ -37,7 +38,7 @@ class Named:
         chars = set().union(*(match_ends.classes(tree) for tree in trees))
         if any(c.negated for c in chars):
             return cls(None)
-        table = np.zeros(UNICODE, dtype=bool)
+        table = np.zeros(match_ends.UNICODE, dtype=bool)
         members = {ch for c in chars for ch in c.members} | match_ends.WORD
         table[np.fromiter(map(ord, members), dtype=np.int64, count=len(members))] = True
         return cls(table)
