@@ -2,7 +2,7 @@
 # (scripts/setup-env is idempotent and cached), so a fresh clone needs nothing else.
 ENV := scripts/with-env
 
-.PHONY: demo test bench bench-scale eval explore soak console setup lint lock clean
+.PHONY: demo test bench bench-scale eval train-crisis explore soak console setup lint lock clean
 
 demo: ## set up, play config/scenarios/demo.yaml in the simulation; report/demo.html shows the run
 	$(ENV) robot_skills_sim --scenario config/scenarios/demo.yaml --report report \
@@ -19,6 +19,9 @@ bench-scale: ## set up, then a school's year of data at 10, 100, 1,000 learners:
 
 eval: ## set up, then the crisis check's recall and false positives per category, and its time
 	$(ENV) python -m bench.crisis
+
+train-crisis: ## set up, then learn config/coordinator/crisis_model.json from the corpus's tuning part
+	$(ENV) python -m bench.crisis_training
 
 explore: ## set up, then the hostile-input suites with thousands of examples per node
 	HYPOTHESIS_PROFILE=explore $(ENV) python -m pytest -o timeout=3600 -q -k hostile

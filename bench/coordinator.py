@@ -21,6 +21,7 @@ from bench.figures import RELIABLE, percentile, rss_mb, spin_until, start, stop,
 from robot_skills import interface
 from robot_skills.adapters.config import load
 from robot_skills.coordinator.core import Coordinator, LearnerView, Request
+from robot_skills.coordinator.crisis_model import CrisisModel
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord
 from robot_skills.coordinator.service import CoordinatorService, Windows
@@ -39,6 +40,7 @@ CONCEPTS = ['一次函数', '浮力', '压强', '欧姆定律', '二次函数', 
 def coordinator() -> Coordinator:
     return Coordinator(load(paths.config('coordinator/routing.yaml'), Routing),
                        load(paths.config('coordinator/crisis.yaml'), Crisis),
+                       load(paths.config('coordinator/crisis_model.json'), CrisisModel),
                        load(paths.config('coordinator/phrases.yaml'), Phrases))
 
 

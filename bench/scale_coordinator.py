@@ -49,12 +49,10 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from robot_skills.adapters.config import load
-from robot_skills.coordinator.core import Coordinator, Request
-from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
+from bench.coordinator import coordinator
+from robot_skills.coordinator.core import Request
 from robot_skills.coordinator.service import CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
-from robot_skills.runtime import paths
 
 DAYS = 365
 
@@ -101,12 +99,6 @@ TABLES = {                # the columns copied by _merge (ids are given anew)
     'referral': 'learner_id, at, fact',
     'handover': 'session_id, kind, body, at',
 }
-
-
-def coordinator() -> Coordinator:
-    return Coordinator(load(paths.config('coordinator/routing.yaml'), Routing),
-                       load(paths.config('coordinator/crisis.yaml'), Crisis),
-                       load(paths.config('coordinator/phrases.yaml'), Phrases))
 
 
 class _Clock:

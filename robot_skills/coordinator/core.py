@@ -41,6 +41,7 @@ from datetime import datetime
 from typing import Any
 
 from robot_skills.coordinator.crisis import CrisisDetector, CrisisReading
+from robot_skills.coordinator.crisis_model import CrisisModel
 from robot_skills.coordinator.handover import check
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.records import ConsentBits, LinkageRecord, Privacy
@@ -169,10 +170,10 @@ class HandoverResult:
 
 
 class Coordinator:
-    def __init__(self, routing: Routing, crisis: Crisis, phrases: Phrases,
+    def __init__(self, routing: Routing, crisis: Crisis, model: CrisisModel, phrases: Phrases,
                  secret: bytes | None = None) -> None:
         self.router = Router(routing)
-        self.crisis = CrisisDetector(crisis)
+        self.crisis = CrisisDetector(crisis, model)
         self.phrases = phrases
         self._secret = secret if secret is not None else secrets.token_bytes(32)
 
@@ -184,7 +185,9 @@ class Coordinator:
         the next step of the crisis flow, or None; and the crisis reading (for hyperbole)."""
         crisis = self.crisis.read(request.text)
         reply = self.crisis.lexicon.reply
-        if crisis.referral:
+        # In the flow the learner is already referred: a signal only the model reads keeps
+        # them there (never back to homework); a named one is a new referral, recorded again.
+        if crisis.referral and not (flow is not None and crisis.learned):
             region = crisis.region or (flow.region if flow else None)
             return Decision('crisis_referral', self.crisis.reply(region),
                             detail={'signals': [s.category for s in crisis.signals]},
@@ -196,7 +199,7 @@ class Coordinator:
             return Decision('crisis_referral', reply.region_known + self.crisis.line(named) +
                             reply.adult, detail={'followup': 'region', 'region': named},
                             writes=(HoldCrisis(named),)), crisis
-        if self._learning(request):
+        if self._learning(request) and not crisis.referral:
             return None, crisis
         return Decision('crisis_referral', reply.stay + self.crisis.line(flow.region),
                         detail={'followup': 'stay'}, writes=(HoldCrisis(flow.region),)), crisis

@@ -45,7 +45,12 @@ the length limit, on up to the transport cap: 100,000 characters):
   (English: from the text's), so the reads that place matches share a budget of
   ``SCAN_BUDGET`` bytes (2 MB, five full reads of the largest text): past it, too, the text is a
   referral (100 kB of filler before 63 topic questions, each of its own pattern, cost
-  25-30 ms). The first real signal ends the check.
+  25-30 ms). The first real signal ends the check;
+* where the lexicon finds no signal, a linear model over character n-grams
+  (``crisis_model.py``, learnt from the corpus's tuning part) reads the rest of the
+  folded text, the spans an idiom or the topic rule set aside blanked out: a signal
+  said in words no pattern holds (blind probes: the lexicon alone refers about six in
+  ten of theirs) can still be a referral. Its referral is category ``learned``.
 
 Everything after folding works on the UTF-8 bytes of the text (RE2 reads
 UTF-8; encoding it once instead of once per regex halves the cost).
@@ -73,9 +78,11 @@ import opencc
 import re2
 
 from robot_skills.coordinator import match_ends, unnamed_runs
+from robot_skills.coordinator.crisis_model import CrisisModel, Scorer
 from robot_skills.coordinator.folding import Folding
 from robot_skills.coordinator.lexicon import Crisis, automaton_room, has_span
 
+LEARNED = 'learned'    # the category of the model's signal (it weighs every category at once)
 MAX_CHECKED = 32
 SCAN_BUDGET = 2_000_000  # bytes RE2 may read to place matches; past it, the text is a referral
 BLOCK = 1024             # bytes: a sentence that runs on is cut at a multiple of this ...
@@ -113,6 +120,11 @@ class CrisisReading:
     def referral(self) -> bool:
         return bool(self.signals)
 
+    @property
+    def learned(self) -> bool:
+        """Only the model refers (no pattern names a signal)."""
+        return self.referral and all(s.category == LEARNED for s in self.signals)
+
 
 @dataclass(frozen=True)
 class _Pattern:
@@ -146,9 +158,12 @@ def _alternation(patterns: list[str]) -> Any:
 
 
 class CrisisDetector:
-    def __init__(self, lexicon: Crisis) -> None:
+    def __init__(self, lexicon: Crisis, model: CrisisModel) -> None:
         self.lexicon = lexicon
         self._variants = _traditional_variants()
+        self.scorer = Scorer(model, {traditional: simplified
+                                     for simplified, more in sorted(self._variants.items())
+                                     for traditional in more})
         for simplified, more in lexicon.more_variants.items():      # written Cantonese
             self._variants[simplified] = ''.join(sorted({*self._variants.get(simplified, ''),
                                                          *more}))
@@ -352,25 +367,35 @@ class CrisisDetector:
     # ---- reading -----------------------------------------------------------------------------
 
     def read(self, text: str) -> CrisisReading:
+        """The lexicon first, then the model (``crisis_model.py``) on what the lexicon did not
+        set aside: the words an exclusion idiom or the topic rule decided on (想死你们了, a
+        novel's character who 不想活了) are theirs to decide, every other word is the model's."""
         folded = self.fold(text)
         encoded = folded.encode()
         reading = match_ends.Text(folded, self._alphabet)   # one for spans and hyperbole
-        signal = self._signal(reading, encoded)
+        signal, aside = self._signal(reading, encoded)
+        if signal is None and self.scorer.refers(_blanked(encoded, aside)):
+            signal = Signal(LEARNED, 'model')
         if signal is not None:
             return CrisisReading((signal,), False, self._region(encoded))
         return CrisisReading((), any(match_ends.ends(tree, reading) for tree in self._hyperbole))
 
-    def _signal(self, reading: match_ends.Text, text: bytes) -> Signal | None:
+    def _signal(self, reading: match_ends.Text,
+                text: bytes) -> tuple[Signal | None, list[tuple[int, int]]]:
         """The first real signal of ``text`` (``reading``, in UTF-8), or None: the first match
         neither inside an exclusion idiom nor about a topic, or the match past
-        ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``)."""
+        ``MAX_CHECKED`` (a match the check cannot place is a signal: ``_span_matches``); and
+        the spans set aside before it (an idiom whole, a topic question's match)."""
         topic = _TopicRule(text, reading, self._topic)
+        aside: list[tuple[int, int]] = []
         for checked, (pattern, start, end) in enumerate(self._matches(reading, text)):
-            if (checked >= MAX_CHECKED or start is None
-                    or not (self._excluded(text, start, end)
-                            or topic.sets_aside(start, end, pattern.script))):
-                return Signal(pattern.category, pattern.source)
-        return None
+            if checked >= MAX_CHECKED or start is None:
+                return Signal(pattern.category, pattern.source), aside
+            idiom = self._excluded(text, start, end)
+            if idiom is None and not topic.sets_aside(start, end, pattern.script):
+                return Signal(pattern.category, pattern.source), aside
+            aside.append(idiom or (start, end))
+        return None, aside
 
     def _matches(self, reading: match_ends.Text,
                  text: bytes) -> Iterator[tuple[_Pattern, int | None, int]]:
@@ -460,16 +485,17 @@ class CrisisDetector:
             yield start, end
             start = end
 
-    def _excluded(self, text: bytes, start: int, end: int) -> bool:
-        """The match lies inside an exclusion idiom (looked for around it only; a match
+    def _excluded(self, text: bytes, start: int, end: int) -> tuple[int, int] | None:
+        """The exclusion idiom the match lies inside (looked for around it only; a match
         longer than ``WINDOW`` is no idiom: an English one may span 100 kB of separators).
         Each idiom is looked for on its own: in one alternation, an idiom that ends inside
         another hid it (跑800米累死 hid 累死了，怎么跑更轻松)."""
         if end - start > WINDOW:
-            return False
+            return None
         low, high = max(0, start - WINDOW), end + WINDOW
-        return any(m.start() <= start and end <= m.end()
-                   for idiom in self._exclusions for m in idiom.finditer(text, low, high))
+        return next(((m.start(), m.end()) for idiom in self._exclusions
+                     for m in idiom.finditer(text, low, high)
+                     if m.start() <= start and end <= m.end()), None)
 
     # ---- the answer ----------------------------------------------------------------------------
 
@@ -637,6 +663,16 @@ def _skeleton(source: str) -> str:
     """``source`` without its syntax: the order in which patterns that read alike sort
     together (``_groups``)."""
     return re.sub(r'[(?:|)~…?*+\\[\]]', '', source)
+
+
+def _blanked(text: bytes, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span (at character boundaries) read as a space."""
+    kept, at = [], 0
+    for start, end in sorted(spans):
+        if start >= at:
+            kept.append(text[at:start])
+        at = max(at, end)
+    return b' '.join([*kept, text[at:]]).decode()
 
 
 def _spend(budget: list[int], size: int) -> bool:

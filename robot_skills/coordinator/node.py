@@ -1,7 +1,7 @@
 """learning_coordinator: routes learning requests, checks handovers, keeps linkage records.
 
 Parameters (read only): ``store_path`` (the SQLite file), ``store_busy_timeout``,
-``routing_file``, ``crisis_file``, ``phrases_file``, ``dedupe_window``,
+``routing_file``, ``crisis_file``, ``crisis_model_file``, ``phrases_file``, ``dedupe_window``,
 ``pause_duration`` (这次不要记忆 / 这次不要联动 / 不要写回: how long "this time" lasts),
 ``reminder_merge_window``, ``delete_confirm_timeout``, ``health_window`` (durations in
 seconds, REP 103), and the guard's
@@ -48,6 +48,7 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from robot_skills.adapters.config import load
 from robot_skills.adapters.database import BUSY_TIMEOUT
 from robot_skills.coordinator.core import Coordinator, Decision, Request
+from robot_skills.coordinator.crisis_model import CrisisModel
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.service import PRIVACY_ACTIONS, CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
@@ -93,6 +94,9 @@ class CoordinatorSettings:
                                 'Subjects, units, image tags, stages', read_only=True)
     crisis_file: str = setting(paths.config('coordinator/crisis.yaml'),
                                'Crisis signals, hyperbole, help lines', read_only=True)
+    crisis_model_file: str = setting(paths.config('coordinator/crisis_model.json'),
+                                     'The crisis check\'s learnt weights (make train-crisis)',
+                                     read_only=True)
     phrases_file: str = setting(paths.config('coordinator/phrases.yaml'),
                                 'What the coordinator says', read_only=True)
     dedupe_window: float = setting(1800.0, 'Seconds: same learner + concept + SKILL is not '
@@ -119,6 +123,7 @@ class LearningCoordinator(ServiceNode):
         value = Settings(self, CoordinatorSettings).value
         coordinator = Coordinator(load(value.routing_file, Routing),
                                   load(value.crisis_file, Crisis),
+                                  load(value.crisis_model_file, CrisisModel),
                                   load(value.phrases_file, Phrases))
         self.store = Store(value.store_path, value.store_busy_timeout)
         self.on_destroy(self.store.close)

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from coordinator_talk import NodeClock, Rig
 
+from bench.crisis import lexicon_only
 from robot_skills.adapters.config import load
 from robot_skills.coordinator.core import Coordinator
+from robot_skills.coordinator.crisis import CrisisDetector
+from robot_skills.coordinator.crisis_model import CrisisModel
 from robot_skills.coordinator.lexicon import Crisis, Phrases, Routing
 from robot_skills.coordinator.service import CoordinatorService, Windows
 from robot_skills.coordinator.store import Store
@@ -24,13 +27,25 @@ def crisis_lexicon() -> Crisis:
 
 
 @pytest.fixture(scope='session')
+def crisis_model() -> CrisisModel:
+    return load(paths.config('coordinator/crisis_model.json'), CrisisModel)
+
+
+@pytest.fixture(scope='session')
+def lexicon_reader(crisis_lexicon, crisis_model) -> CrisisDetector:
+    """The crisis check with its model switched off: for tests of the lexicon's own reading
+    (spans, budgets, sets), which the model's view of the same text would blur."""
+    return lexicon_only(CrisisDetector(crisis_lexicon, crisis_model))
+
+
+@pytest.fixture(scope='session')
 def phrases() -> Phrases:
     return load(paths.config('coordinator/phrases.yaml'), Phrases)
 
 
 @pytest.fixture(scope='session')
-def coordinator(routing, crisis_lexicon, phrases) -> Coordinator:
-    return Coordinator(routing, crisis_lexicon, phrases)
+def coordinator(routing, crisis_lexicon, crisis_model, phrases) -> Coordinator:
+    return Coordinator(routing, crisis_lexicon, crisis_model, phrases)
 
 
 @pytest.fixture

@@ -308,10 +308,10 @@ def test_every_match_of_a_span_pattern_holds_its_tail(coordinator):
     assert found >= 50     # the corpus exercises them
 
 
-def test_a_span_pattern_is_skipped_only_when_its_tail_is_not_there(coordinator):
+def test_a_span_pattern_is_skipped_only_when_its_tail_is_not_there(lexicon_reader):
     """A text that opens every span (their heads, densely) and holds one tail far away: the
     pattern of that tail is still read, and finds the phrase written in full."""
-    detector = coordinator.crisis
+    detector = lexicon_reader
     heads = '网友亲戚陌生人东西物品喝醉每天一直'
     assert not detector.read(heads * 500 + '\n打').referral
     for phrase in ('我爸喝多了就砸东西', '网友说不要告诉爸妈', '约我周末见面还说别告诉别人'):
@@ -362,11 +362,11 @@ def test_a_pattern_that_may_read_any_character_cuts_no_text():
 
 # ---- span patterns: read for every offset at once (match_ends) ----------------------------------
 
-def test_a_span_pattern_match_among_its_own_words_is_found(coordinator):
+def test_a_span_pattern_match_among_its_own_words_is_found(lexicon_reader):
     """Each span pattern's words at random (what made an automaton's states multiply), with a
     phrase of the corpus that only this pattern finds put in the middle: a referral; the
     same words without it decide as RE2 reading the whole text does."""
-    detector = coordinator.crisis
+    detector = lexicon_reader
     found = 0
     for span in detector._spans:
         pattern = detector._patterns[span.index]
@@ -700,11 +700,11 @@ def test_ordinary_requests_with_these_words_are_not_referrals(coordinator, text)
     assert not coordinator.crisis.read(text).referral
 
 
-def test_placing_matches_past_the_read_budget_is_a_referral(coordinator):
+def test_placing_matches_past_the_read_budget_is_a_referral(lexicon_reader):
     """Topic questions, each of its own pattern, are set aside one by one; after 90,000
     characters of filler, placing each costs RE2 a read of the whole text, and past
     ``SCAN_BUDGET`` bytes of such reads the text is a referral (not a long check)."""
-    detector = coordinator.crisis
+    detector = lexicon_reader
     words = {}
     for index, pattern in enumerate(detector._patterns):
         if pattern.script != 'zh' or has_span(pattern.source):
